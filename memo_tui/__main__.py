@@ -1,0 +1,3 @@
+from memo_tui.cli import main
+
+raise SystemExit(main())

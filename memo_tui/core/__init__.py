@@ -1,0 +1,1 @@
+"""The engine: store, extraction, ingest, folds. Never imports Textual."""

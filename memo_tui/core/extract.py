@@ -1,0 +1,183 @@
+"""Deterministic, heuristic extraction of entity mentions from passage text (DESIGN §2, issue 2).
+
+Order matters: tags, backticks, URLs and identifiers are taken first and blanked out so the
+capitalised-run pass does not see them again; headings are recorded whole and their words still
+feed the other passes.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from memo_tui.core.keys import identity_key
+
+WEIGHTS = {"declared": 4.0, "tag": 3.0, "heading": 3.0, "backtick": 3.0, "identifier": 2.0, "capitalised": 1.0}
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """One entity named by a passage: the spelling used, where it came from, and a weight."""
+
+    surface: str
+    key: str
+    source: str
+    weight: float
+    type: str | None = None
+
+
+_TAGS = re.compile(r"\[tags?:\s*([^\]\n]*)\]", re.IGNORECASE)
+_HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
+_BACKTICK = re.compile(r"(?<!`)`([^`\n]{1,80})`(?!`)")
+_FENCE = re.compile(r"^ {0,3}(```|~~~).*?^ {0,3}\1[^\n]*$", re.MULTILINE | re.DOTALL)
+_URL = re.compile(r"\b(?:https?|ftp)://\S+|\bwww\.\S+|\b[\w.+-]+@[\w-]+\.[\w.-]+")
+_SCOPED = re.compile(r"(?<![\w@/])@[a-z0-9][\w.-]*/[\w.-]*\w")
+_PATH = re.compile(r"(?<![\w/@.-])(?:\.{0,2}/)?[A-Za-z_][\w.-]*(?:/[\w.-]*\w)+(?![\w/])")
+_DOTTED = re.compile(r"(?<![\w.@])[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+(?![\w])")
+_SNAKE = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-])")
+_CAMEL = re.compile(r"(?<![\w-])[a-z]+[A-Z][A-Za-z0-9]*(?![\w-])")
+# A capitalised word: an upper-case letter, then word characters, hyphen or dot joins (GPT-4, Vue.js).
+_CAP_WORD = r"[A-Z]\w*(?:[-.'’]\w+)*"
+_VERSION = r"v?\d+(?:\.\d+)*[a-z]?"
+_CAP_RUN = re.compile(rf"(?<![\w@#$/.-]){_CAP_WORD}(?:[ \t]+(?:{_CAP_WORD}|{_VERSION}(?!\w|\.\d)))*")
+_POSSESSIVE = re.compile(r"['’]s$")
+
+STOP_WORDS = frozenset(
+    """
+    a an the this that these those there here it its i we you he she they me us him her them my our your their
+    his hers theirs mine ours yours if when while where whenever whether why how what which who whom whose
+    and or but so yet nor for with without then than also too both either neither each every all any some
+    no not yes ok okay note notes example examples e.g i.e etc todo fixme tbd fyi nb ps re vs via per
+    is are was were be been being do does did done has have had will would can could should shall may might must
+    after before during since until once again however therefore thus hence because although though
+    on off in out up down over under into onto from to of at by about above below between through
+    today yesterday tomorrow tonight now later soon never always sometimes often usually
+    monday tuesday wednesday thursday friday saturday sunday mon tue tues wed thu thur thurs fri sat sun
+    january february march april may june july august september october november december
+    jan feb mar apr jun jul aug sep sept oct nov dec
+    hi hello hey thanks thank please sorry dear regards cheers best
+    mr mrs ms dr sir i'm i'll i've i'd im
+    let lets let's update updated fixed added removed see use used using step steps first next last new old
+    """.split()
+)
+_ALWAYS_SKIP = frozenset(
+    "monday tuesday wednesday thursday friday saturday sunday january february march april june july august "
+    "september october november december i todo fixme tbd ok".split()
+)
+_SLASH_WORDS = frozenset("and/or either/or he/she his/her him/her s/he yes/no on/off read/write input/output w/o".split())
+
+
+def extract(text: str) -> list[Extracted]:
+    """Every entity the text names, one per identity key, strongest source first kept."""
+    found: dict[str, Extracted] = {}
+
+    def add(surface: str, source: str) -> None:
+        surface = surface.strip().lstrip("\"'([{<").rstrip(".,;:!?\"')]}>")
+        key = identity_key(surface)
+        if not key or len(key) > 120 or not any(ch.isalnum() for ch in key):
+            return
+        if key.casefold() in STOP_WORDS or key.isdigit():
+            return
+        current = found.get(key)
+        if current is None or WEIGHTS[source] > current.weight:
+            found[key] = Extracted(surface if current is None else current.surface, key, source, WEIGHTS[source])
+
+    def take(pattern: re.Pattern[str], source: str | None, group: int = 0, keep=None) -> None:
+        """Record every match as a mention and blank it out of the text."""
+        nonlocal text
+        chunks: list[str] = []
+        last = 0
+        for match in pattern.finditer(text):
+            if keep is not None and not keep(match.group(group)):
+                continue
+            if source is not None:
+                add(match.group(group), source)
+            chunks.append(text[last : match.start()])
+            chunks.append(" " * (match.end() - match.start()))
+            last = match.end()
+        if chunks:
+            chunks.append(text[last:])
+            text = "".join(chunks)
+
+    for match in _TAGS.finditer(text):
+        for tag in match.group(1).split(","):
+            add(tag, "tag")
+    take(_TAGS, None)
+    take(_FENCE, None)
+    take(_BACKTICK, "backtick", 1)
+    for match in _HEADING.finditer(text):
+        heading = match.group(1).strip()
+        if len(heading.split()) <= 5:
+            add(heading, "heading")
+    text = _HEADING.sub(lambda m: " " * (m.start(1) - m.start()) + m.group(1), text)
+    take(_URL, None)
+    take(_SCOPED, "identifier")
+    take(_PATH, "identifier", keep=_is_path)
+    take(_SNAKE, "identifier")
+    take(_DOTTED, "identifier")
+    take(_CAMEL, "identifier")
+    for match in _CAP_RUN.finditer(text):
+        _add_capitalised_run(text, match, add)
+    return list(found.values())
+
+
+def _is_path(candidate: str) -> bool:
+    if candidate.casefold() in _SLASH_WORDS or "//" in candidate:
+        return False
+    segments = [s for s in candidate.split("/") if s and s not in (".", "..")]
+    return len(segments) >= 2 and not all(s.isdigit() for s in segments)
+
+
+def _starts_sentence(text: str, start: int) -> bool:
+    """True when only whitespace, a bullet or sentence punctuation stands before `start`."""
+    i = start - 1
+    while i >= 0 and text[i] in " \t":
+        i -= 1
+    if i < 0 or text[i] in "\n.!?:;\"“(>)":
+        return True
+    if text[i] in "-*+":
+        line_start = text.rfind("\n", 0, i) + 1
+        return not text[line_start:i].strip()
+    return False
+
+
+def _is_compound(word: str) -> bool:
+    """PostgreSQL, HashMap, API, GPT4: a word whose shape alone marks it as a name."""
+    letters = [ch for ch in word if ch.isalpha()]
+    inner_upper = any(ch.isupper() for ch in word[1:])
+    return inner_upper or any(ch.isdigit() for ch in word) or (len(letters) > 1 and all(c.isupper() for c in letters))
+
+
+def _add_capitalised_run(text: str, match: re.Match[str], add) -> None:
+    """Split a run at possessives ("Alice's HashMap"), then add each part."""
+    words: list[str] = []
+    at_start = _starts_sentence(text, match.start())
+    for word in match.group(0).split():
+        possessive = _POSSESSIVE.search(word)
+        words.append(word[: possessive.start()] if possessive else word)
+        if possessive:
+            _add_words(words, at_start, add)
+            words, at_start = [], False
+    _add_words(words, at_start, add)
+
+
+def _add_words(words: list[str], at_sentence_start: bool, add) -> None:
+    first = words[0] if words else ""
+    # Trim stop words and bare numbers from both ends ("The Acme Gateway" -> "Acme Gateway").
+    while words and (words[0].casefold() in STOP_WORDS or words[0][0].isdigit()):
+        words.pop(0)
+    while words and words[-1].casefold() in STOP_WORDS:
+        words.pop()
+    if not words:
+        return
+    words = words[:4]
+    if len(words) == 1:
+        word = words[0]
+        if word.casefold() in _ALWAYS_SKIP:
+            return
+        if _is_compound(word):
+            add(word, "identifier")
+            return
+        if at_sentence_start and word == first:
+            return
+    add(" ".join(words), "capitalised")

@@ -1,0 +1,47 @@
+"""Name keys: identity key, merge key, tokens, digit runs, trigrams (DESIGN §3)."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+_WS = re.compile(r"\s+")
+_TOKEN_SPLIT = re.compile(r"[^\w.]|_")
+_DIGITS = re.compile(r"\d+")
+
+
+def identity_key(name: str) -> str:
+    """NFKC, trimmed, one leading '@' dropped, whitespace runs collapsed; case is kept."""
+    key = unicodedata.normalize("NFKC", name).strip()
+    if key.startswith("@"):
+        key = key[1:].lstrip()
+    return _WS.sub(" ", key)
+
+
+def merge_key(name: str) -> str:
+    """Identity key casefolded, with everything that is not a letter or a number removed."""
+    folded = identity_key(name).casefold()
+    return "".join(ch for ch in folded if unicodedata.category(ch)[0] in "LN")
+
+
+def strip_accents(key: str) -> str:
+    """The key with combining marks removed (Café -> Cafe)."""
+    decomposed = unicodedata.normalize("NFKD", key)
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+def tokens(name: str) -> list[str]:
+    """Identity key split on anything not a letter, digit or dot; dots trimmed from token ends."""
+    parts = (part.strip(".") for part in _TOKEN_SPLIT.split(identity_key(name)))
+    return [part for part in parts if part]
+
+
+def digit_runs(name: str) -> tuple[str, ...]:
+    """The maximal runs of digits in the identity key, in order ('claude-opus-4-8' -> ('4', '8'))."""
+    return tuple(_DIGITS.findall(identity_key(name)))
+
+
+def trigrams(key: str) -> frozenset[str]:
+    """Padded character 3-grams of a merge key."""
+    padded = f"  {key} "
+    return frozenset(padded[i : i + 3] for i in range(len(padded) - 2))

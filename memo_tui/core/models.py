@@ -1,0 +1,260 @@
+"""Peewee models and database setup (DESIGN §5).
+
+One `DatabaseProxy` is bound to a SQLite file (or a database URL) by `open_store`. Everything
+outside `_connect` is portable Peewee, so a shared PostgreSQL store needs no change to the core.
+"""
+
+from __future__ import annotations
+
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+
+import peewee as pw
+from platformdirs import user_data_dir
+from playhouse.db_url import connect as connect_url
+
+from memo_tui.core.errors import MemoError
+
+db = pw.DatabaseProxy()
+
+SCHEMA_VERSION = 1
+DEFAULT_NAMESPACE = "default"
+
+
+def utcnow() -> datetime:
+    """Naive UTC now: the store keeps every time in UTC without an offset."""
+    return datetime.now(timezone.utc).replace(tzinfo=None)
+
+
+class BaseModel(pw.Model):
+    class Meta:
+        database = db
+        legacy_table_names = False
+
+
+class Meta(BaseModel):
+    """Key/value facts about the store itself (schema version)."""
+
+    key = pw.CharField(primary_key=True)
+    value = pw.TextField()
+
+
+class NamespaceState(BaseModel):
+    """Per-namespace graph version, bumped by every write that changes the graph."""
+
+    namespace = pw.CharField(primary_key=True)
+    version = pw.IntegerField(default=0)
+
+
+class Passage(BaseModel):
+    namespace = pw.CharField(index=True)
+    external_id = pw.CharField()
+    text = pw.TextField()
+    source = pw.CharField(null=True)
+    created_at = pw.DateTimeField()
+    ingested_at = pw.DateTimeField(default=utcnow)
+    retired_at = pw.DateTimeField(null=True)
+    revision_of = pw.ForeignKeyField("self", null=True, backref="revisions", on_delete="SET NULL")
+    declared = pw.TextField(null=True)  # JSON: entities, relations, tags, supersedes, contradicts
+
+    class Meta:
+        indexes = ((("namespace", "external_id"), False),)
+
+
+class Entity(BaseModel):
+    namespace = pw.CharField()
+    name = pw.CharField()
+    identity_key = pw.CharField()
+    merge_key = pw.CharField()
+    type = pw.CharField(null=True)
+    created_at = pw.DateTimeField(default=utcnow)
+
+    class Meta:
+        indexes = (
+            (("namespace", "identity_key"), True),
+            (("namespace", "merge_key"), False),
+        )
+
+
+class Fold(BaseModel):
+    """One entity absorbed into another, with the exact rows it moved (DESIGN §6)."""
+
+    namespace = pw.CharField(index=True)
+    canonical_id = pw.IntegerField()
+    absorbed_id = pw.IntegerField()
+    absorbed_name = pw.CharField()
+    absorbed_type = pw.CharField(null=True)
+    absorbed_created_at = pw.DateTimeField()
+    decided_by = pw.CharField()
+    channel = pw.CharField()
+    rule = pw.CharField(null=True)
+    score = pw.FloatField(null=True)
+    record = pw.TextField()  # JSON: moved / deactivated mention and relation ids, moved aliases
+    created_at = pw.DateTimeField(default=utcnow)
+    reverted_at = pw.DateTimeField(null=True)
+
+
+class Alias(BaseModel):
+    namespace = pw.CharField()
+    entity = pw.ForeignKeyField(Entity, backref="aliases", on_delete="CASCADE")
+    name = pw.CharField()
+    identity_key = pw.CharField()
+    original_id = pw.IntegerField(null=True)
+    original_type = pw.CharField(null=True)
+    original_created_at = pw.DateTimeField(null=True)
+    fold = pw.ForeignKeyField(Fold, null=True, backref="aliases", on_delete="SET NULL")
+
+    class Meta:
+        indexes = ((("namespace", "identity_key"), True),)
+
+
+class Mention(BaseModel):
+    passage = pw.ForeignKeyField(Passage, backref="mentions", on_delete="CASCADE")
+    entity = pw.ForeignKeyField(Entity, backref="mentions", on_delete="CASCADE")
+    surface = pw.CharField()
+    surface_key = pw.CharField()  # identity key of the surface: where the mention goes on a revert
+    source = pw.CharField()  # heading / backtick / identifier / capitalised / tag / declared
+    weight = pw.FloatField()
+    active = pw.BooleanField(default=True)
+    fold = pw.ForeignKeyField(Fold, null=True, on_delete="SET NULL")  # the fold that deactivated it
+
+    class Meta:
+        indexes = ((("entity", "active"), False),)
+
+
+class Relation(BaseModel):
+    src = pw.ForeignKeyField(Entity, backref="relations_out", on_delete="CASCADE")
+    predicate = pw.CharField()
+    dst = pw.ForeignKeyField(Entity, backref="relations_in", on_delete="CASCADE")
+    src_key = pw.CharField()  # identity keys of the declared spellings
+    dst_key = pw.CharField()
+    passage = pw.ForeignKeyField(Passage, backref="relations", on_delete="CASCADE")
+    confidence = pw.FloatField(default=1.0)
+    active = pw.BooleanField(default=True)
+    fold = pw.ForeignKeyField(Fold, null=True, on_delete="SET NULL")
+
+
+class Question(BaseModel):
+    namespace = pw.CharField(index=True)
+    kind = pw.CharField()  # entity_pair / duplicate / contradiction
+    left_id = pw.IntegerField()
+    right_id = pw.IntegerField()
+    left_name = pw.CharField()
+    right_name = pw.CharField()
+    score = pw.FloatField()
+    rule = pw.CharField()
+    reason = pw.TextField()
+    impact = pw.IntegerField(default=0)
+    status = pw.CharField(default="pending", index=True)
+    created_at = pw.DateTimeField(default=utcnow)
+    decided_at = pw.DateTimeField(null=True)
+    decided_by = pw.CharField(null=True)
+
+
+class Decision(BaseModel):
+    """Append-only audit log: every answer, fold, revert and delete."""
+
+    namespace = pw.CharField(index=True)
+    question = pw.ForeignKeyField(Question, null=True, backref="decisions", on_delete="SET NULL")
+    action = pw.CharField()
+    actor = pw.CharField()
+    channel = pw.CharField()  # tui / cli / auto / agent
+    at = pw.DateTimeField(default=utcnow)
+    payload = pw.TextField(default="{}")
+    undone_at = pw.DateTimeField(null=True)
+
+
+class KeepApart(BaseModel):
+    """A settled pair of entity ids (reject = different, keep_both = settled without a verdict)."""
+
+    namespace = pw.CharField()
+    low_id = pw.IntegerField()
+    high_id = pw.IntegerField()
+    kind = pw.CharField()  # reject / keep_both
+    decision = pw.ForeignKeyField(Decision, null=True, on_delete="SET NULL")
+
+    class Meta:
+        indexes = ((("namespace", "low_id", "high_id"), False),)
+
+
+MODELS = [Meta, NamespaceState, Passage, Entity, Fold, Alias, Mention, Relation, Question, Decision, KeepApart]
+
+# Numbered migrations: MIGRATIONS[n] upgrades a store from version n to n + 1.
+MIGRATIONS: dict[int, object] = {}
+
+
+def default_db_path() -> Path:
+    """The store used when neither --db nor MEMO_TUI_DB names one."""
+    return Path(user_data_dir("memo-tui", appauthor=False)) / "memo.db"
+
+
+def resolve_location(location: str | None) -> str:
+    """--db, then MEMO_TUI_DB, then the platformdirs default."""
+    return location or os.environ.get("MEMO_TUI_DB") or str(default_db_path())
+
+
+SQLITE_PRAGMAS = {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 10000, "synchronous": "normal"}
+
+
+def _connect(location: str) -> pw.Database:
+    if "://" in location:
+        if location.startswith("sqlite:///") and location != "sqlite:///:memory:":
+            Path(location[len("sqlite:///") :]).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        try:
+            kwargs = {"pragmas": SQLITE_PRAGMAS} if location.startswith("sqlite") else {}
+            return connect_url(location, **kwargs)
+        except (RuntimeError, ValueError, ImportError) as exc:
+            raise MemoError(f"cannot open store {location}: {exc}") from None
+    path = Path(location).expanduser()
+    if str(path) != ":memory:":
+        if path.is_dir():
+            raise MemoError(f"cannot open store {location}: it is a directory")
+        path.parent.mkdir(parents=True, exist_ok=True)
+    return pw.SqliteDatabase(str(path), pragmas=SQLITE_PRAGMAS, timeout=10)
+
+
+def open_store(location: str | None = None) -> pw.Database:
+    """Bind the models to a store, creating or upgrading its schema in place."""
+    location = resolve_location(location)
+    database = _connect(location)
+    db.initialize(database)
+    try:
+        database.connect(reuse_if_open=True)
+        with database.atomic():
+            database.create_tables(MODELS, safe=True)
+            _upgrade()
+    except pw.DatabaseError as exc:
+        database.close()
+        raise MemoError(f"cannot open store {location}: {exc}") from None
+    return database
+
+
+def _upgrade() -> None:
+    row = Meta.get_or_none(Meta.key == "schema_version")
+    if row is None:
+        Meta.create(key="schema_version", value=str(SCHEMA_VERSION))
+        return
+    version = int(row.value)
+    if version > SCHEMA_VERSION:
+        raise MemoError(f"this store has schema version {version}; this memo-tui knows up to {SCHEMA_VERSION}")
+    while version < SCHEMA_VERSION:
+        MIGRATIONS[version]()
+        version += 1
+    Meta.update(value=str(version)).where(Meta.key == "schema_version").execute()
+
+
+def bump_version(namespace: str) -> None:
+    """Mark the namespace's graph as changed (invalidates cached graphs)."""
+    updated = (
+        NamespaceState.update(version=NamespaceState.version + 1)
+        .where(NamespaceState.namespace == namespace)
+        .execute()
+    )
+    if not updated:
+        NamespaceState.insert(namespace=namespace, version=1).on_conflict_ignore().execute()
+
+
+def graph_version(namespace: str) -> int:
+    row = NamespaceState.get_or_none(NamespaceState.namespace == namespace)
+    return row.version if row else 0

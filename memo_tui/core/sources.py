@@ -1,0 +1,323 @@
+"""Reading sources into passage records: JSONL, markdown and text files, directories, standard input.
+
+Nothing here touches the store. Every problem becomes a `path:line: what is wrong` string, and a
+file is either read into records or reported; `ingest.py` decides what to write.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import BinaryIO, Iterator
+
+MAX_LINE_BYTES = 1_000_000
+JSONL_SUFFIXES = {".jsonl", ".ndjson"}
+TEXT_SUFFIXES = {".md", ".markdown", ".mdx", ".txt", ".text", ".rst", ".org"}
+_HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
+_SLUG = re.compile(r"[^\w]+")
+
+
+@dataclass
+class PassageRecord:
+    """One passage as read from a source, before it is written."""
+
+    external_id: str
+    text: str
+    source: str
+    created_at: datetime | None = None
+    entities: list[dict] = field(default_factory=list)
+    relations: list[dict] = field(default_factory=list)
+    tags: list[str] = field(default_factory=list)
+    supersedes: list[str] = field(default_factory=list)
+    contradicts: list[str] = field(default_factory=list)
+
+    def declared(self) -> dict:
+        """The declared parts, as stored on the passage (kept for rebuilds)."""
+        parts = {
+            "entities": self.entities,
+            "relations": self.relations,
+            "tags": self.tags,
+            "supersedes": self.supersedes,
+            "contradicts": self.contradicts,
+        }
+        return {name: value for name, value in parts.items() if value}
+
+
+@dataclass
+class SourceFile:
+    """The records read from one file, and what was wrong with the rest of it."""
+
+    path: str
+    records: list[PassageRecord] = field(default_factory=list)
+    errors: list[str] = field(default_factory=list)
+
+
+def walk(paths: list[str], stdin: BinaryIO | None = None) -> Iterator[SourceFile]:
+    """Every source file under `paths` ('-' is standard input), in a stable order."""
+    for raw in paths:
+        if raw == "-":
+            if stdin is None:
+                yield SourceFile("-", errors=["-: standard input is not available"])
+                continue
+            yield read_stream("-", stdin, sniff=True)
+            continue
+        path = Path(raw)
+        if path.is_dir():
+            yield from _walk_dir(path)
+        elif path.exists():
+            yield read_file(path, explicit=True)
+        else:
+            yield SourceFile(raw, errors=[f"{raw}: no such file or directory"])
+
+
+def _walk_dir(top: Path) -> Iterator[SourceFile]:
+    try:
+        entries = sorted(os.scandir(top), key=lambda entry: entry.name)
+    except PermissionError:
+        yield SourceFile(str(top), errors=[f"{top}: permission denied"])
+        return
+    except OSError as exc:
+        yield SourceFile(str(top), errors=[f"{top}: cannot read directory ({exc.strerror})"])
+        return
+    for entry in entries:
+        if entry.name.startswith("."):
+            continue
+        path = Path(entry.path)
+        if entry.is_dir(follow_symlinks=False):
+            yield from _walk_dir(path)
+        elif path.suffix.lower() in JSONL_SUFFIXES | TEXT_SUFFIXES:
+            yield read_file(path, explicit=False)
+
+
+def read_file(path: Path, explicit: bool) -> SourceFile:
+    """Read one file; `explicit` files of unknown suffix are read as text unless binary."""
+    try:
+        with open(path, "rb") as fh:
+            return read_stream(str(path), fh, sniff=path.suffix.lower() not in JSONL_SUFFIXES | TEXT_SUFFIXES)
+    except PermissionError:
+        return SourceFile(str(path), errors=[f"{path}: permission denied"])
+    except OSError as exc:
+        return SourceFile(str(path), errors=[f"{path}: cannot read ({exc.strerror})"])
+
+
+def read_stream(name: str, fh: BinaryIO, sniff: bool) -> SourceFile:
+    head = fh.read(8192)
+    if not head.strip() and len(head) < 8192:
+        return SourceFile(name, errors=[f"{name}: empty file, nothing to ingest"])
+    if b"\0" in head:
+        return SourceFile(name, errors=[f"{name}: binary file, not ingested"])
+    lines = _lines(head, fh)
+    suffix = Path(name).suffix.lower()
+    if suffix in JSONL_SUFFIXES or (sniff and head.lstrip().startswith(b"{")):
+        return _read_jsonl(name, lines)
+    return _read_markdown(name, lines)
+
+
+def _lines(head: bytes, fh: BinaryIO) -> Iterator[tuple[int, bytes | None, int]]:
+    """(line number, bytes or None when over the limit, size) for each line, reading lazily."""
+    buffer = _Prepend(head, fh)
+    number = 0
+    while True:
+        line = buffer.readline(MAX_LINE_BYTES + 1)
+        if not line:
+            return
+        number += 1
+        if len(line) > MAX_LINE_BYTES and not line.endswith(b"\n"):
+            size = len(line)
+            while chunk := buffer.readline(1 << 20):
+                size += len(chunk)
+                if chunk.endswith(b"\n"):
+                    break
+            yield number, None, size
+        else:
+            yield number, line, len(line)
+
+
+class _Prepend:
+    """A binary stream with some already-read bytes put back in front."""
+
+    def __init__(self, head: bytes, fh: BinaryIO) -> None:
+        self._head, self._fh = head, fh
+
+    def readline(self, limit: int) -> bytes:
+        if self._head:
+            cut = self._head.find(b"\n", 0, limit)
+            if cut >= 0:
+                line, self._head = self._head[: cut + 1], self._head[cut + 1 :]
+                return line
+            line, self._head = self._head[:limit], self._head[limit:]
+            if len(line) < limit and not self._head:
+                line += self._fh.readline(limit - len(line))
+            return line
+        return self._fh.readline(limit)
+
+
+def _too_long(name: str, number: int, size: int) -> str:
+    return f"{name}:{number}: line is {size / 1e6:.1f} MB, over the {MAX_LINE_BYTES / 1e6:.0f} MB limit; skipped"
+
+
+def _read_jsonl(name: str, lines) -> SourceFile:
+    out = SourceFile(name)
+    for number, raw, size in lines:
+        if raw is None:
+            out.errors.append(_too_long(name, number, size))
+            continue
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            out.errors.append(f"{name}:{number}: invalid UTF-8 at byte {exc.start}; line skipped")
+            continue
+        if not line.strip():
+            continue
+        try:
+            obj = json.loads(line)
+        except json.JSONDecodeError as exc:
+            out.errors.append(f"{name}:{number}: malformed JSON ({exc.msg} at column {exc.colno}); line skipped")
+            continue
+        try:
+            out.records.append(parse_object(obj, default_source=name))
+        except ValueError as exc:
+            out.errors.append(f"{name}:{number}: {exc}; line skipped")
+    return out
+
+
+def parse_object(obj: object, default_source: str) -> PassageRecord:
+    """A JSONL object as a passage record; ValueError says what is wrong with it."""
+    if not isinstance(obj, dict):
+        raise ValueError(f"expected a JSON object, got {type(obj).__name__}")
+    text = obj.get("text")
+    if not isinstance(text, str) or not text.strip():
+        raise ValueError('missing "text" (a non-empty string is required)')
+    ext_id = obj.get("id")
+    if ext_id is None:
+        ext_id = "sha1:" + _digest(text)
+    elif isinstance(ext_id, (str, int)) and not isinstance(ext_id, bool) and str(ext_id).strip():
+        ext_id = str(ext_id).strip()
+    else:
+        raise ValueError('"id" must be a non-empty string or an integer')
+    source = obj.get("source", default_source)
+    if not isinstance(source, str):
+        raise ValueError('"source" must be a string')
+    return PassageRecord(
+        external_id=ext_id,
+        text=text,
+        source=source,
+        created_at=_parse_time(obj.get("created_at")),
+        entities=_entities(obj.get("entities")),
+        relations=_relations(obj.get("relations")),
+        tags=_strings(obj.get("tags"), "tags"),
+        supersedes=_strings(obj.get("supersedes"), "supersedes"),
+        contradicts=_strings(obj.get("contradicts"), "contradicts"),
+    )
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
+
+
+def parse_time(value: str) -> datetime:
+    """An ISO 8601 time as naive UTC; ValueError if it is not one."""
+    parsed = datetime.fromisoformat(value.strip())
+    if parsed.tzinfo is not None:
+        parsed = parsed.astimezone(timezone.utc).replace(tzinfo=None)
+    return parsed
+
+
+def _parse_time(value: object) -> datetime | None:
+    if value is None:
+        return None
+    if not isinstance(value, str):
+        raise ValueError('"created_at" must be an ISO 8601 string')
+    try:
+        return parse_time(value)
+    except ValueError:
+        raise ValueError(f'"created_at" is not an ISO 8601 time: {value!r}') from None
+
+
+def _strings(value: object, field_name: str) -> list[str]:
+    if value is None:
+        return []
+    if isinstance(value, (str, int)) and not isinstance(value, bool):
+        value = [value]
+    if not isinstance(value, list) or not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
+        raise ValueError(f'"{field_name}" must be a list of strings')
+    return [str(v) for v in value if str(v).strip()]
+
+
+def _entities(value: object) -> list[dict]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ValueError('"entities" must be a list')
+    out = []
+    for item in value:
+        if isinstance(item, str):
+            item = {"name": item}
+        if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"].strip():
+            raise ValueError('each of "entities" needs a "name" string')
+        kind = item.get("type")
+        if kind is not None and not isinstance(kind, str):
+            raise ValueError('an entity "type" must be a string')
+        out.append({"name": item["name"], "type": kind or None})
+    return out
+
+
+def _relations(value: object) -> list[dict]:
+    if value is None:
+        return []
+    if not isinstance(value, list):
+        raise ValueError('"relations" must be a list')
+    out = []
+    for item in value:
+        if not isinstance(item, dict):
+            raise ValueError("each relation must be an object")
+        parts = [item.get(k) for k in ("src", "predicate", "dst")]
+        if not all(isinstance(p, str) and p.strip() for p in parts):
+            raise ValueError('each relation needs "src", "predicate" and "dst" strings')
+        confidence = item.get("confidence", 1.0)
+        if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 <= confidence <= 1:
+            raise ValueError('a relation "confidence" must be a number between 0 and 1')
+        out.append({"src": parts[0], "predicate": parts[1].strip(), "dst": parts[2], "confidence": float(confidence)})
+    return out
+
+
+def _read_markdown(name: str, lines) -> SourceFile:
+    """Split a markdown or text file at its headings, one passage a section."""
+    out = SourceFile(name)
+    sections: list[tuple[str, list[str], bool]] = []  # heading, lines, valid
+    heading, body, valid = "", [], True
+    in_fence = False
+    for number, raw, size in lines:
+        if raw is None:
+            out.errors.append(_too_long(name, number, size) + " (its section too)")
+            valid = False
+            continue
+        try:
+            line = raw.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            out.errors.append(f"{name}:{number}: invalid UTF-8 at byte {exc.start}; its section skipped")
+            valid = False
+            continue
+        if line.lstrip().startswith(("```", "~~~")):
+            in_fence = not in_fence
+        match = None if in_fence else _HEADING.match(line.rstrip("\r\n"))
+        if match:
+            sections.append((heading, body, valid))
+            heading, body, valid = match.group(2).strip(), [], True
+        body.append(line)
+    sections.append((heading, body, valid))
+    slugs: dict[str, int] = {}
+    for heading, body, valid in sections:
+        text = "".join(body).strip()
+        if not text or not valid:
+            continue
+        slug = _SLUG.sub("-", heading.casefold()).strip("-") or "top"
+        slugs[slug] = slugs.get(slug, 0) + 1
+        suffix = slug if slugs[slug] == 1 else f"{slug}-{slugs[slug]}"
+        out.records.append(PassageRecord(external_id=f"{name}#{suffix}", text=text, source=name))
+    return out
