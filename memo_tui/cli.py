@@ -25,18 +25,23 @@ def command(name: str):
     return register
 
 
-def _common() -> argparse.ArgumentParser:
+def _common(top: bool) -> argparse.ArgumentParser:
+    """The options every command takes. Subcommands use SUPPRESS defaults so that an option given
+    before the subcommand (`memo-tui --db X ingest ...`) is not reset by the subcommand's default."""
     common = argparse.ArgumentParser(add_help=False)
-    common.add_argument("--db", help="store path or URL (default: MEMO_TUI_DB, then the user data directory)")
-    common.add_argument("--ns", default=DEFAULT_NAMESPACE, help="namespace (default: %(default)s)")
-    common.add_argument("--json", action="store_true", help="print JSON for machines")
+    default = (lambda value: value) if top else (lambda value: argparse.SUPPRESS)
+    common.add_argument(
+        "--db", default=default(None), help="store path or URL (default: MEMO_TUI_DB, then the user data directory)"
+    )
+    common.add_argument("--ns", default=default(DEFAULT_NAMESPACE), help=f"namespace (default: {DEFAULT_NAMESPACE})")
+    common.add_argument("--json", action="store_true", default=default(False), help="print JSON for machines")
     return common
 
 
 def build_parser() -> argparse.ArgumentParser:
-    common = _common()
+    common = _common(top=False)
     parser = argparse.ArgumentParser(
-        prog="memo-tui", parents=[common], description="Keep the entity graph of an agent-memory store clean."
+        prog="memo-tui", parents=[_common(top=True)], description="Keep the entity graph of an agent-memory store clean."
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from memo_tui.core.bulk import Inserter, quote, select_in
 from memo_tui.core.errors import MemoError
 from memo_tui.core.keys import identity_key, merge_key
-from memo_tui.core.models import Alias, Entity, utcnow
+from memo_tui.core.models import Alias, Entity, db, utcnow
 
 
 @dataclass(frozen=True)
@@ -45,55 +46,51 @@ def require(namespace: str, target: str) -> Found:
 
 
 class EntityCache:
-    """Identity key -> (entity id, type) for one namespace, filled in bulk, used by ingest."""
+    """Identity key -> entity id for one namespace, filled and created in bulk; used by ingest."""
 
     def __init__(self, namespace: str) -> None:
         self.namespace = namespace
         self._ids: dict[str, int] = {}
         self._types: dict[int, str | None] = {}
         self.created = 0
+        self._insert = Inserter(Entity, ("namespace", "name", "identity_key", "merge_key", "type", "created_at"))
+        p = db.param
+        self._entities_sql = (
+            f"SELECT e.{quote('identity_key')}, e.{quote('id')}, e.{quote('type')} FROM {quote('entity')} e "
+            f"WHERE e.{quote('namespace')} = {p}"
+        )
+        self._aliases_sql = (
+            f"SELECT a.{quote('identity_key')}, e.{quote('id')}, e.{quote('type')} FROM {quote('alias')} a "
+            f"JOIN {quote('entity')} e ON e.{quote('id')} = a.{quote('entity_id')} WHERE a.{quote('namespace')} = {p}"
+        )
 
-    def prefetch(self, keys: set[str]) -> None:
-        """Look up every key not yet cached, in a few queries."""
-        missing = [k for k in keys if k not in self._ids]
-        for start in range(0, len(missing), 500):
-            chunk = missing[start : start + 500]
-            rows = Entity.select(Entity.id, Entity.identity_key, Entity.type).where(
-                (Entity.namespace == self.namespace) & (Entity.identity_key.in_(chunk))
-            )
-            for row in rows.tuples():
-                self._ids[row[1]] = row[0]
-                self._types[row[0]] = row[2]
-            rest = [k for k in chunk if k not in self._ids]
-            if rest:
-                aliases = (
-                    Alias.select(Alias.identity_key, Entity.id, Entity.type)
-                    .join(Entity)
-                    .where((Alias.namespace == self.namespace) & (Alias.identity_key.in_(rest)))
-                )
-                for key, entity_id, kind in aliases.tuples():
-                    self._ids[key] = entity_id
-                    self._types[entity_id] = kind
+    def prepare(self, spellings: dict[str, tuple[str, str | None]]) -> None:
+        """Make sure every identity key has an entity: look up in bulk, create the rest in bulk.
 
-    def resolve(self, key: str, surface: str, kind: str | None) -> int:
-        """The entity id for an identity key, created when new; a declared type fills an empty one."""
-        entity_id = self._ids.get(key)
-        if entity_id is None:
-            entity_id = Entity.insert(
-                namespace=self.namespace,
-                name=surface.strip(),
-                identity_key=key,
-                merge_key=merge_key(key),
-                type=kind,
-                created_at=utcnow(),
-            ).execute()
+        `spellings` maps identity key -> (first surface seen, declared type or None).
+        """
+        self._load(self._entities_sql, "e." + quote("identity_key"), [k for k in spellings if k not in self._ids])
+        self._load(self._aliases_sql, "a." + quote("identity_key"), [k for k in spellings if k not in self._ids])
+        new = [k for k in spellings if k not in self._ids]
+        if new:
+            now = utcnow()
+            rows = [(self.namespace, spellings[k][0].strip(), k, merge_key(k), spellings[k][1], now) for k in new]
+            self._insert.many(rows)
+            self._load(self._entities_sql, "e." + quote("identity_key"), new)
+            self.created += len(new)
+        for key, (_, kind) in spellings.items():
+            entity_id = self._ids[key]
+            if kind and not self._types.get(entity_id):
+                Entity.update(type=kind).where(Entity.id == entity_id).execute()
+                self._types[entity_id] = kind
+
+    def _load(self, sql: str, column: str, keys: list[str]) -> None:
+        for key, entity_id, kind in select_in(sql, column, keys, fixed=(self.namespace,)):
             self._ids[key] = entity_id
             self._types[entity_id] = kind
-            self.created += 1
-        elif kind and not self._types.get(entity_id):
-            Entity.update(type=kind).where(Entity.id == entity_id).execute()
-            self._types[entity_id] = kind
-        return entity_id
+
+    def __getitem__(self, key: str) -> int:
+        return self._ids[key]
 
     def forget(self) -> None:
         """Drop every cached key (after a rollback the cached ids may not exist)."""

@@ -8,6 +8,7 @@ feed the other passes.
 from __future__ import annotations
 
 import re
+import unicodedata
 from dataclasses import dataclass
 
 from memo_tui.core.keys import identity_key
@@ -26,6 +27,20 @@ class Extracted:
     type: str | None = None
 
 
+
+
+def _upper_class() -> str:
+    """A regex character class body for every upper- and title-case letter (re has no \\p{Lu})."""
+    ranges: list[list[int]] = []
+    for code in range(0x1F000):  # no cased letters live above the Adlam block
+        if unicodedata.category(chr(code)) in ("Lu", "Lt"):
+            if ranges and ranges[-1][1] == code - 1:
+                ranges[-1][1] = code
+            else:
+                ranges.append([code, code])
+    return "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "") for a, b in ranges)
+
+
 _TAGS = re.compile(r"\[tags?:\s*([^\]\n]*)\]", re.IGNORECASE)
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
 _BACKTICK = re.compile(r"(?<!`)`([^`\n]{1,80})`(?!`)")
@@ -35,11 +50,13 @@ _SCOPED = re.compile(r"(?<![\w@/])@[a-z0-9][\w.-]*/[\w.-]*\w")
 _PATH = re.compile(r"(?<![\w/@.-])(?:\.{0,2}/)?[A-Za-z_][\w.-]*(?:/[\w.-]*\w)+(?![\w/])")
 _DOTTED = re.compile(r"(?<![\w.@])[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+(?![\w])")
 _SNAKE = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-])")
+_DOTTED_HINT = re.compile(r"\w\.[A-Za-z_]")
+_CAMEL_HINT = re.compile(r"[a-z][A-Z]")
 _CAMEL = re.compile(r"(?<![\w-])[a-z]+[A-Z][A-Za-z0-9]*(?![\w-])")
 # A capitalised word: an upper-case letter, then word characters, hyphen or dot joins (GPT-4, Vue.js).
-_CAP_WORD = r"[A-Z]\w*(?:[-.'’]\w+)*"
+_CAP_WORD = rf"[{_upper_class()}]\w*(?:[-.'’]\w+)*"
 _VERSION = r"v?\d+(?:\.\d+)*[a-z]?"
-_CAP_RUN = re.compile(rf"(?<![\w@#$/.-]){_CAP_WORD}(?:[ \t]+(?:{_CAP_WORD}|{_VERSION}(?!\w|\.\d)))*")
+_CAP_RUN = re.compile(rf"(?<![\w#$/.-])@?{_CAP_WORD}(?:[ \t]+(?:{_CAP_WORD}|{_VERSION}(?!\w|\.\d)))*")
 _POSSESSIVE = re.compile(r"['’]s$")
 
 STOP_WORDS = frozenset(
@@ -99,23 +116,31 @@ def extract(text: str) -> list[Extracted]:
             chunks.append(text[last:])
             text = "".join(chunks)
 
-    for match in _TAGS.finditer(text):
-        for tag in match.group(1).split(","):
-            add(tag, "tag")
-    take(_TAGS, None)
-    take(_FENCE, None)
-    take(_BACKTICK, "backtick", 1)
-    for match in _HEADING.finditer(text):
-        heading = match.group(1).strip()
-        if len(heading.split()) <= 5:
-            add(heading, "heading")
-    text = _HEADING.sub(lambda m: " " * (m.start(1) - m.start()) + m.group(1), text)
-    take(_URL, None)
-    take(_SCOPED, "identifier")
-    take(_PATH, "identifier", keep=_is_path)
-    take(_SNAKE, "identifier")
-    take(_DOTTED, "identifier")
-    take(_CAMEL, "identifier")
+    if "[" in text:
+        for match in _TAGS.finditer(text):
+            for tag in match.group(1).split(","):
+                add(tag, "tag")
+        take(_TAGS, None)
+    if "`" in text or "~~~" in text:
+        take(_FENCE, None)
+        take(_BACKTICK, "backtick", 1)
+    if "#" in text:
+        for match in _HEADING.finditer(text):
+            heading = match.group(1).strip()
+            if len(heading.split()) <= 5:
+                add(heading, "heading")
+        text = _HEADING.sub(lambda m: " " * (m.start(1) - m.start()) + m.group(1), text)
+    if "@" in text or "://" in text or "www." in text:
+        take(_URL, None)
+        take(_SCOPED, "identifier")
+    if "/" in text:
+        take(_PATH, "identifier", keep=_is_path)
+    if "_" in text:
+        take(_SNAKE, "identifier")
+    if _DOTTED_HINT.search(text):
+        take(_DOTTED, "identifier")
+    if _CAMEL_HINT.search(text):
+        take(_CAMEL, "identifier")
     for match in _CAP_RUN.finditer(text):
         _add_capitalised_run(text, match, add)
     return list(found.values())
@@ -143,6 +168,7 @@ def _starts_sentence(text: str, start: int) -> bool:
 
 def _is_compound(word: str) -> bool:
     """PostgreSQL, HashMap, API, GPT4: a word whose shape alone marks it as a name."""
+    word = word.lstrip("@")
     letters = [ch for ch in word if ch.isalpha()]
     inner_upper = any(ch.isupper() for ch in word[1:])
     return inner_upper or any(ch.isdigit() for ch in word) or (len(letters) > 1 and all(c.isupper() for c in letters))

@@ -6,22 +6,24 @@ import re
 import unicodedata
 
 _WS = re.compile(r"\s+")
+_WS_NOT_SPACE = re.compile(r"\s\s|[^\S ]")
 _TOKEN_SPLIT = re.compile(r"[^\w.]|_")
 _DIGITS = re.compile(r"\d+")
 
 
 def identity_key(name: str) -> str:
     """NFKC, trimmed, one leading '@' dropped, whitespace runs collapsed; case is kept."""
-    key = unicodedata.normalize("NFKC", name).strip()
+    key = name if name.isascii() else unicodedata.normalize("NFKC", name)
+    key = key.strip()
     if key.startswith("@"):
         key = key[1:].lstrip()
-    return _WS.sub(" ", key)
+    return _WS.sub(" ", key) if _WS_NOT_SPACE.search(key) else key
 
 
 def merge_key(name: str) -> str:
     """Identity key casefolded, with everything that is not a letter or a number removed."""
-    folded = identity_key(name).casefold()
-    return "".join(ch for ch in folded if unicodedata.category(ch)[0] in "LN")
+    # str.isalnum is exactly Unicode categories L* and N*.
+    return "".join(filter(str.isalnum, identity_key(name).casefold()))
 
 
 def strip_accents(key: str) -> str:

@@ -48,14 +48,14 @@ class NamespaceState(BaseModel):
 
 
 class Passage(BaseModel):
-    namespace = pw.CharField(index=True)
+    namespace = pw.CharField()
     external_id = pw.CharField()
     text = pw.TextField()
     source = pw.CharField(null=True)
     created_at = pw.DateTimeField()
     ingested_at = pw.DateTimeField(default=utcnow)
     retired_at = pw.DateTimeField(null=True)
-    revision_of = pw.ForeignKeyField("self", null=True, backref="revisions", on_delete="SET NULL")
+    revision_of = pw.ForeignKeyField("self", null=True, backref="revisions", on_delete="SET NULL", index=False)
     declared = pw.TextField(null=True)  # JSON: entities, relations, tags, supersedes, contradicts
 
     class Meta:
@@ -111,13 +111,13 @@ class Alias(BaseModel):
 
 class Mention(BaseModel):
     passage = pw.ForeignKeyField(Passage, backref="mentions", on_delete="CASCADE")
-    entity = pw.ForeignKeyField(Entity, backref="mentions", on_delete="CASCADE")
+    entity = pw.ForeignKeyField(Entity, backref="mentions", on_delete="CASCADE", index=False)  # see Meta
     surface = pw.CharField()
     surface_key = pw.CharField()  # identity key of the surface: where the mention goes on a revert
     source = pw.CharField()  # heading / backtick / identifier / capitalised / tag / declared
     weight = pw.FloatField()
     active = pw.BooleanField(default=True)
-    fold = pw.ForeignKeyField(Fold, null=True, on_delete="SET NULL")  # the fold that deactivated it
+    fold = pw.ForeignKeyField(Fold, null=True, on_delete="SET NULL", index=False)  # the fold that deactivated it
 
     class Meta:
         indexes = ((("entity", "active"), False),)
@@ -132,7 +132,7 @@ class Relation(BaseModel):
     passage = pw.ForeignKeyField(Passage, backref="relations", on_delete="CASCADE")
     confidence = pw.FloatField(default=1.0)
     active = pw.BooleanField(default=True)
-    fold = pw.ForeignKeyField(Fold, null=True, on_delete="SET NULL")
+    fold = pw.ForeignKeyField(Fold, null=True, on_delete="SET NULL", index=False)
 
 
 class Question(BaseModel):
@@ -198,6 +198,13 @@ SQLITE_PRAGMAS = {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 1000
 
 
 def _connect(location: str) -> pw.Database:
+    try:
+        return _connect_database(location)
+    except OSError as exc:
+        raise MemoError(f"cannot open store {location}: {exc.strerror or exc}") from None
+
+
+def _connect_database(location: str) -> pw.Database:
     if "://" in location:
         if location.startswith("sqlite:///") and location != "sqlite:///:memory:":
             Path(location[len("sqlite:///") :]).expanduser().parent.mkdir(parents=True, exist_ok=True)

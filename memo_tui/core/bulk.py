@@ -1,0 +1,59 @@
+"""Fast statements for the hot paths (ingest, folds): SQL built once, then run with parameters.
+
+Peewee builds SQL anew for every query; on the ingest path that cost dominated (about 0.4 ms per
+row). The statements here are plain, portable SQL (RETURNING works on SQLite >= 3.35 and on
+PostgreSQL) with the database's own quoting and parameter style.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Iterable, Sequence
+
+import peewee as pw
+
+from memo_tui.core.models import db
+
+
+def quote(name: str) -> str:
+    """A table or column name quoted for the bound database."""
+    return db.get_sql_context().sql(pw.Entity(name)).query()[0]
+
+
+def _convert(values: Sequence) -> list:
+    # str(datetime) is the 'YYYY-MM-DD HH:MM:SS[.ffffff]' form Peewee itself reads back; every other
+    # value the hot paths write (str, int, float, bool, None) goes to the driver as is.
+    return [str(v) if isinstance(v, datetime) else v for v in values]
+
+
+class Inserter:
+    """INSERT INTO model (fields...) VALUES (...), prepared once."""
+
+    def __init__(self, model: type[pw.Model], fields: Sequence[str]) -> None:
+        meta = model._meta
+        self._convert = _convert if any(isinstance(meta.fields[n], pw.DateTimeField) for n in fields) else list
+        columns = ", ".join(quote(meta.fields[name].column_name) for name in fields)
+        params = ", ".join([db.param] * len(fields))
+        self._sql = f"INSERT INTO {quote(meta.table_name)} ({columns}) VALUES ({params})"
+        self._returning = f"{self._sql} RETURNING {quote(meta.primary_key.column_name)}"
+
+    def one(self, values: Sequence) -> int:
+        """Insert one row and return its id."""
+        cursor = db.cursor()
+        cursor.execute(self._returning, self._convert(values))
+        return cursor.fetchall()[0][0]  # drain: a RETURNING statement completes on its last step
+
+    def many(self, rows: Iterable[Sequence]) -> None:
+        """Insert many rows in one executemany call."""
+        db.cursor().executemany(self._sql, [self._convert(row) for row in rows])
+
+
+def select_in(sql_head: str, column: str, values: Sequence, fixed: Sequence = (), size: int = 500) -> list[tuple]:
+    """Rows of `sql_head AND column IN (values)`, run in slices; `fixed` fills the head's own params."""
+    rows: list[tuple] = []
+    cursor = db.cursor()
+    for start in range(0, len(values), size):
+        part = values[start : start + size]
+        cursor.execute(f"{sql_head} AND {column} IN ({', '.join([db.param] * len(part))})", [*fixed, *part])
+        rows.extend(cursor.fetchall())
+    return rows

@@ -1,0 +1,103 @@
+"""Heuristic extraction: each source kind, the stop list and sentence starts."""
+
+import pytest
+
+from memo_tui.core.extract import extract
+
+
+def names(text: str) -> dict[str, str]:
+    return {m.surface: m.source for m in extract(text)}
+
+
+@pytest.mark.parametrize(
+    ("text", "surface", "source"),
+    [
+        ("# Deploy Runbook\nbody text", "Deploy Runbook", "heading"),
+        ("run `memo-tui ingest` now", "memo-tui ingest", "backtick"),
+        ("call os.path.join here", "os.path.join", "identifier"),
+        ("we use PostgreSQL daily", "PostgreSQL", "identifier"),
+        ("a HashMap of ids", "HashMap", "identifier"),
+        ("query it with GraphQL please", "GraphQL", "identifier"),
+        ("rename getUserId soon", "getUserId", "identifier"),
+        ("table memory_entities grows", "memory_entities", "identifier"),
+        ("set MEMLOOM_HOME first", "MEMLOOM_HOME", "identifier"),
+        ("install @scope/pkg today", "@scope/pkg", "identifier"),
+        ("see pkg/module for it", "pkg/module", "identifier"),
+        ("edit ./src/main.py now", "./src/main.py", "identifier"),
+        ("note [tags: deploy, infra]", "deploy", "tag"),
+        ("we moved to Claude Code last week", "Claude Code", "capitalised"),
+        ("ask Claude Opus 4.8 about it", "Claude Opus 4.8", "capitalised"),
+        ("pinned to Postgres 15.", "Postgres 15", "capitalised"),
+        ("the GPT-4 model", "GPT-4", "identifier"),
+        ("edit CLAUDE.md first", "CLAUDE.md", "identifier"),
+        ("and Vue.js too", "Vue.js", "identifier"),
+        ("talk to .next folks", None, None),
+    ],
+)
+def test_each_kind_of_mention(text, surface, source):
+    found = names(text)
+    if surface is None:
+        assert all(not s.startswith(".next") for s in found)
+    else:
+        assert found.get(surface) == source, found
+
+
+def test_lone_word_that_only_starts_a_sentence_is_not_a_name():
+    found = names("Deploying is hard. Yesterday we shipped it.")
+    assert found == {}
+
+
+def test_lone_word_mid_sentence_is_a_name():
+    assert "Postgres" in names("We still run Postgres for billing.")
+
+
+def test_stop_words_are_trimmed_from_runs():
+    found = names("The Acme Gateway timeout is 30 seconds.")
+    assert "Acme Gateway" in found
+    assert not any(s.startswith("The") for s in found)
+
+
+def test_weekdays_and_months_are_never_names():
+    assert names("we met on Monday in March with Alice") == {"Alice": "capitalised"}
+
+
+def test_runs_are_split_at_possessives():
+    found = names("then Alice's HashMap broke")
+    assert found == {"Alice": "capitalised", "HashMap": "identifier"}
+
+
+def test_urls_and_emails_are_not_mined_for_names():
+    found = names("read https://Example.com/Foo/Bar and mail bob@Example.org")
+    assert found == {}
+
+
+def test_fenced_code_is_skipped():
+    assert names("before\n```\nimport FooBar\n```\nafter") == {}
+
+
+def test_and_or_is_not_a_path():
+    assert "and/or" not in names("use one and/or the other")
+
+
+def test_backtick_outranks_capitalised_for_the_same_name():
+    found = extract("We use `Claude Code`; Claude Code is fine")
+    assert [(m.surface, m.source, m.weight) for m in found] == [("Claude Code", "backtick", 3.0)]
+
+
+def test_one_mention_per_identity_key():
+    found = extract("Postgres here, Postgres there, and Postgres again.")
+    assert [m.surface for m in found] == ["Postgres"]
+
+
+def test_heading_words_feed_other_passes():
+    found = names("## Moving to PostgreSQL with Claude Code\ntext")
+    assert "PostgreSQL" in found and "Claude Code" in found
+
+
+def test_long_headings_are_not_names():
+    assert "Why we decided to move everything over" not in names("# Why we decided to move everything over\n")
+
+
+def test_unicode_names_are_extracted():
+    found = names("we met Zoë Ångström at Café Central")
+    assert "Zoë Ångström" in found and "Café Central" in found

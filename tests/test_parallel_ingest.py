@@ -1,0 +1,43 @@
+"""Large ingests extract in a second process; the store must come out the same as a serial ingest."""
+
+import sys
+from pathlib import Path
+
+from memo_tui.core import ingest
+from memo_tui.core.models import Entity, Mention, Passage, db, open_store
+from memo_tui.core.sources import parse_object
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+from corpus import passages  # noqa: E402
+
+
+def snapshot(path):
+    database = open_store(str(path))
+    try:
+        return (
+            sorted(Passage.select(Passage.external_id, Passage.text).tuples()),
+            sorted(Entity.select(Entity.name, Entity.identity_key).tuples()),
+            sorted((m.passage.external_id, m.entity.identity_key, m.source) for m in Mention.select()),
+        )
+    finally:
+        database.close()
+        db.initialize(None)
+
+
+def ingest_into(path, records):
+    database = open_store(str(path))
+    try:
+        ingest.ingest_records("default", records)
+    finally:
+        database.close()
+        db.initialize(None)
+
+
+def test_parallel_extraction_writes_what_serial_extraction_writes(tmp_path, monkeypatch):
+    records = [parse_object(row, "bench") for row in passages(1200, names_in_pool=300)]
+    ingest_into(tmp_path / "serial.db", records)
+    monkeypatch.setattr(ingest, "PARALLEL_MIN", 1)
+    ingest_into(tmp_path / "parallel.db", records)
+    serial, parallel = snapshot(tmp_path / "serial.db"), snapshot(tmp_path / "parallel.db")
+    assert len(serial[2]) > 5000
+    assert serial == parallel
