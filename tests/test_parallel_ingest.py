@@ -17,7 +17,12 @@ def snapshot(path):
         return (
             sorted(Passage.select(Passage.external_id, Passage.text).tuples()),
             sorted(Entity.select(Entity.name, Entity.identity_key).tuples()),
-            sorted((m.passage.external_id, m.entity.identity_key, m.source) for m in Mention.select()),
+            sorted(
+                Mention.select(Passage.external_id, Entity.identity_key, Mention.source)
+                .join_from(Mention, Passage)
+                .join_from(Mention, Entity)
+                .tuples()
+            ),
         )
     finally:
         database.close()
