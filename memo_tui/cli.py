@@ -53,6 +53,37 @@ def build_parser() -> argparse.ArgumentParser:
     forget.add_argument("passage_id", metavar="ID")
 
     sub.add_parser("stats", parents=[common], help="counts of passages, entities, mentions, aliases, folds")
+
+    reviewer = argparse.ArgumentParser(add_help=False)
+    reviewer.add_argument("--as", dest="actor", metavar="NAME", help="who decides (default: MEMO_TUI_USER, then login)")
+    reviewer.add_argument("--agent", action="store_true", help="record the channel as 'agent' instead of 'cli'")
+    graph = sub.add_parser("graph", parents=[common], help="folds, answers, history, delete, rename")
+    actions = graph.add_subparsers(dest="action", metavar="ACTION", required=True)
+    actions.add_parser("merges", parents=[common], help="pending questions (same as `queue`)")
+    merge = actions.add_parser("merge", parents=[common, reviewer], help="answer: the two are one thing")
+    merge.add_argument("question", type=int, metavar="N")
+    merge.add_argument("--swap", action="store_true", help="fold the other way round")
+    merge.add_argument("--keep", choices=("left", "right"), help="for passage conflicts: which passage stays")
+    for name, text in (("reject", "answer: different things, never ask again"), ("keep-both", "answer: keep both, do not ask again")):
+        answer = actions.add_parser(name, parents=[common, reviewer], help=text)
+        answer.add_argument("question", type=int, metavar="N")
+    revert = actions.add_parser("revert", parents=[common, reviewer], help="undo a decision by its id")
+    revert.add_argument("decision", type=int, metavar="ID")
+    revert.add_argument("--fold", action="store_true", help="ID is a fold id, not a decision id")
+    actions.add_parser("undo", parents=[common, reviewer], help="undo your most recent decision")
+    history = actions.add_parser("history", parents=[common], help="folds and decisions, newest first")
+    history.add_argument("--who", choices=("auto", "human"), help="only automatic or only human decisions")
+    history.add_argument("--limit", type=int, default=50)
+    fold = actions.add_parser("fold", parents=[common, reviewer], help="fold any entity into another (Bob into Robert)")
+    fold.add_argument("absorbed", metavar="NAME")
+    fold.add_argument("--into", required=True, metavar="NAME")
+    delete = actions.add_parser("delete", parents=[common, reviewer], help="delete an entity (revertible)")
+    delete.add_argument("name", metavar="NAME")
+    rename = actions.add_parser("rename", parents=[common, reviewer], help="give an entity a new spelling")
+    rename.add_argument("name", metavar="NAME")
+    rename.add_argument("new_name", metavar="NEW")
+
+    sub.add_parser("queue", parents=[common], help="pending questions, ranked")
     return parser
 
 
@@ -81,7 +112,7 @@ def _progress(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
         yield update
 
 
-def _print(args: argparse.Namespace, data: dict, text: str) -> None:
+def _print(args: argparse.Namespace, data: dict | list, text: str) -> None:
     print(json.dumps(data, indent=2, default=str) if args.json else text)
 
 
@@ -118,6 +149,61 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
     stats = store_stats(args.ns)
     _print(args, stats, "\n".join(f"{name}: {value}" for name, value in stats.items()))
+    return 0
+
+
+def _reviewer(args: argparse.Namespace) -> tuple[str, str]:
+    from memo_tui.core.decisions import current_actor
+
+    return current_actor(args.actor), "agent" if args.agent else "cli"
+
+
+def _print_decision(args: argparse.Namespace, decision) -> int:
+    _print(args, decision.as_dict(), f"#{decision.id} {decision.summary} (by {decision.actor})")
+    return 0
+
+
+@command("graph")
+def cmd_graph(args: argparse.Namespace) -> int:
+    from memo_tui.core import decisions
+
+    if args.action == "merges":
+        return cmd_queue(args)
+    if args.action == "history":
+        views = decisions.history(args.ns, who=args.who, limit=args.limit)
+        lines = [
+            f"#{v.id:<5} {v.at:%Y-%m-%d %H:%M} {v.channel:<5} {v.actor:<12} {v.action:<9} {v.summary}"
+            + (f"  [reverted {v.undone_at:%Y-%m-%d %H:%M}]" if v.undone_at else "")
+            for v in views
+        ]
+        _print(args, [v.as_dict() for v in views], "\n".join(lines) or "no decisions yet")
+        return 0
+    actor, channel = _reviewer(args)
+    if args.action == "merge":
+        view = decisions.answer(args.ns, args.question, "merge", actor, channel, swap=args.swap, keep=args.keep)
+    elif args.action in ("reject", "keep-both"):
+        view = decisions.answer(args.ns, args.question, args.action.replace("-", "_"), actor, channel)
+    elif args.action == "revert":
+        revert = decisions.revert_fold if args.fold else decisions.revert
+        view = revert(args.ns, args.decision, actor, channel)
+    elif args.action == "undo":
+        view = decisions.undo_last(args.ns, actor, channel)
+    elif args.action == "fold":
+        view = decisions.manual_fold(args.ns, args.absorbed, args.into, actor, channel)
+    elif args.action == "delete":
+        view = decisions.delete(args.ns, args.name, actor, channel)
+    else:
+        view = decisions.rename(args.ns, args.name, args.new_name, actor, channel)
+    return _print_decision(args, view)
+
+
+@command("queue")
+def cmd_queue(args: argparse.Namespace) -> int:
+    from memo_tui.core.queue import pending
+
+    items = pending(args.ns)
+    lines = [f"{q.id:>5}  {q.kind:<13} {q.left_name} / {q.right_name}  {q.rule} {q.score:.2f} impact {q.impact}" for q in items]
+    _print(args, [q.as_dict() for q in items], "\n".join(lines) or "nothing pending")
     return 0
 
 

@@ -27,7 +27,24 @@ def utcnow() -> datetime:
     return datetime.now(timezone.utc).replace(tzinfo=None)
 
 
+class StableIdField(pw.AutoField):
+    """An id that is never handed out twice, even after the row with the highest id is deleted.
+
+    A fold deletes the absorbed entity and its revert puts it back under the same id, so a new row
+    must never take that id in between. PostgreSQL sequences behave so already; SQLite needs
+    AUTOINCREMENT (this is the one SQLite-specific piece of DDL, chosen at table creation).
+    """
+
+    def ddl(self, ctx):
+        node = super().ddl(ctx)
+        if isinstance(db.obj, pw.SqliteDatabase):
+            return pw.NodeList((node, pw.SQL("AUTOINCREMENT")))
+        return node
+
+
 class BaseModel(pw.Model):
+    id = StableIdField()
+
     class Meta:
         database = db
         legacy_table_names = False
@@ -157,6 +174,7 @@ class Decision(BaseModel):
 
     namespace = pw.CharField(index=True)
     question = pw.ForeignKeyField(Question, null=True, backref="decisions", on_delete="SET NULL")
+    fold = pw.ForeignKeyField(Fold, null=True, backref="decisions", on_delete="SET NULL")
     action = pw.CharField()
     actor = pw.CharField()
     channel = pw.CharField()  # tui / cli / auto / agent
@@ -194,6 +212,8 @@ def resolve_location(location: str | None) -> str:
     return location or os.environ.get("MEMO_TUI_DB") or str(default_db_path())
 
 
+# Transactions begin IMMEDIATE: a writer takes the lock up front and waits its turn (busy timeout)
+# instead of failing when its read snapshot turns stale under another writer.
 SQLITE_PRAGMAS = {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 10000, "synchronous": "normal"}
 
 
@@ -209,7 +229,7 @@ def _connect_database(location: str) -> pw.Database:
         if location.startswith("sqlite:///") and location != "sqlite:///:memory:":
             Path(location[len("sqlite:///") :]).expanduser().parent.mkdir(parents=True, exist_ok=True)
         try:
-            kwargs = {"pragmas": SQLITE_PRAGMAS} if location.startswith("sqlite") else {}
+            kwargs = {"pragmas": SQLITE_PRAGMAS, "lock_type": "IMMEDIATE"} if location.startswith("sqlite") else {}
             return connect_url(location, **kwargs)
         except (RuntimeError, ValueError, ImportError) as exc:
             raise MemoError(f"cannot open store {location}: {exc}") from None
@@ -218,7 +238,7 @@ def _connect_database(location: str) -> pw.Database:
         if path.is_dir():
             raise MemoError(f"cannot open store {location}: it is a directory")
         path.parent.mkdir(parents=True, exist_ok=True)
-    return pw.SqliteDatabase(str(path), pragmas=SQLITE_PRAGMAS, timeout=10)
+    return pw.SqliteDatabase(str(path), pragmas=SQLITE_PRAGMAS, timeout=10, lock_type="IMMEDIATE")
 
 
 def open_store(location: str | None = None) -> pw.Database:

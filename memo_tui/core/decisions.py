@@ -1,0 +1,332 @@
+"""Answering questions, manual folds, deletes and renames, with an append-only audit log (DESIGN §6).
+
+Every public function here is one transaction and writes one `Decision` row saying who did what,
+through which channel, and what changed; `revert` undoes any of them exactly.
+"""
+
+from __future__ import annotations
+
+import getpass
+import json
+import os
+from dataclasses import dataclass
+from datetime import datetime
+
+from memo_tui.core import folds
+from memo_tui.core.entities import require
+from memo_tui.core.errors import MemoError
+from memo_tui.core.models import Decision, Entity, Fold, KeepApart, Passage, Question, bump_version, db, utcnow
+
+CHANNELS = ("tui", "cli", "auto", "agent")
+ANSWERS = ("merge", "reject", "keep_both")
+
+
+class AlreadyDecided(MemoError):
+    """Another reviewer (or this one, earlier) settled the question first."""
+
+
+def current_actor(explicit: str | None = None) -> str:
+    """--as NAME, then MEMO_TUI_USER, then the login name."""
+    if explicit:
+        return explicit
+    if os.environ.get("MEMO_TUI_USER"):
+        return os.environ["MEMO_TUI_USER"]
+    try:
+        return getpass.getuser()
+    except (KeyError, OSError):
+        return "unknown"
+
+
+@dataclass(frozen=True)
+class DecisionView:
+    """One audit-log entry as plain data."""
+
+    id: int
+    question_id: int | None
+    action: str
+    actor: str
+    channel: str
+    at: datetime
+    payload: dict
+    undone_at: datetime | None
+    summary: str
+
+    def as_dict(self) -> dict:
+        return {**self.__dict__, "at": self.at.isoformat(), "undone_at": self.undone_at and self.undone_at.isoformat()}
+
+
+def _view(row: Decision) -> DecisionView:
+    payload = json.loads(row.payload)
+    return DecisionView(
+        id=row.id,
+        question_id=row.question_id,
+        action=row.action,
+        actor=row.actor,
+        channel=row.channel,
+        at=row.at,
+        payload=payload,
+        undone_at=row.undone_at,
+        summary=payload.get("summary", row.action),
+    )
+
+
+def _record(
+    namespace: str, action: str, actor: str, channel: str, payload: dict, question=None, fold: int | None = None
+) -> DecisionView:
+    if channel not in CHANNELS:
+        raise MemoError(f"unknown channel {channel!r}; one of {', '.join(CHANNELS)}")
+    row = Decision.create(
+        namespace=namespace,
+        question=question,
+        fold=fold,
+        action=action,
+        actor=actor,
+        channel=channel,
+        at=utcnow(),
+        payload=json.dumps(payload, default=str, sort_keys=True),
+    )
+    return _view(row)
+
+
+def _fold_payload(summary: folds.FoldSummary, how: str) -> dict:
+    return {
+        "fold_id": summary.fold_id,
+        "canonical": {"id": summary.canonical_id, "name": summary.canonical_name},
+        "absorbed": {"id": summary.absorbed_id, "name": summary.absorbed_name},
+        "moved_mentions": summary.moved_mentions,
+        "moved_relations": summary.moved_relations,
+        "deactivated": summary.deactivated,
+        "moved_aliases": summary.moved_aliases,
+        "summary": f"{how} {summary.absorbed_name!r} into {summary.canonical_name!r}",
+    }
+
+
+def fold_entities(
+    namespace: str,
+    canonical: Entity,
+    absorbed: Entity,
+    actor: str,
+    channel: str,
+    rule: str | None = None,
+    score: float | None = None,
+) -> DecisionView:
+    """Fold two entities and log it (used by manual folds and by the resolver's automatic folds)."""
+    with db.atomic():
+        summary = folds.fold(canonical, absorbed, decided_by=actor, channel=channel, rule=rule, score=score)
+        payload = _fold_payload(summary, "folded")
+        return _record(namespace, "fold", actor, channel, payload, fold=summary.fold_id)
+
+
+def manual_fold(namespace: str, absorbed_name: str, canonical_name: str, actor: str, channel: str) -> DecisionView:
+    """`graph fold A --into B`: any two entities, whatever their spelling (Bob into Robert)."""
+    with db.atomic():
+        absorbed = require(namespace, absorbed_name).entity
+        canonical = require(namespace, canonical_name).entity
+        if absorbed.id == canonical.id:
+            raise MemoError(f"{absorbed_name!r} and {canonical_name!r} are already one entity ({canonical.name!r})")
+        return fold_entities(namespace, canonical, absorbed, actor, channel, rule="manual")
+
+
+def _claim(namespace: str, question_id: int) -> Question:
+    question = Question.get_or_none((Question.id == question_id) & (Question.namespace == namespace))
+    if question is None:
+        raise MemoError(f"no question {question_id} in namespace {namespace!r}")
+    if question.status != "pending":
+        when = f"{question.decided_at:%Y-%m-%d %H:%M:%S} UTC" if question.decided_at else "an earlier time"
+        raise AlreadyDecided(
+            f"question {question_id} was already decided by {question.decided_by} at {when} ({question.status})"
+        )
+    return question
+
+
+def _settle(question: Question, status: str, actor: str) -> None:
+    updated = (
+        Question.update(status=status, decided_at=utcnow(), decided_by=actor)
+        .where((Question.id == question.id) & (Question.status == "pending"))
+        .execute()
+    )
+    if updated != 1:  # cannot happen under IMMEDIATE transactions; kept as the last guard
+        raise AlreadyDecided(f"question {question.id} was decided by someone else just now")
+
+
+def answer(
+    namespace: str, question_id: int, action: str, actor: str, channel: str, swap: bool = False, keep: str | None = None
+) -> DecisionView:
+    """Answer a pending question: merge, reject or keep_both (DESIGN §6)."""
+    if action not in ANSWERS:
+        raise MemoError(f"unknown answer {action!r}; one of {', '.join(ANSWERS)}")
+    with db.atomic():
+        question = _claim(namespace, question_id)
+        if question.kind == "entity_pair":
+            return _answer_pair(namespace, question, action, actor, channel, swap)
+        return _answer_passages(namespace, question, action, actor, channel, keep)
+
+
+def _answer_pair(namespace, question, action, actor, channel, swap) -> DecisionView:
+    left_id, right_id = folds.home_of(question.left_id), folds.home_of(question.right_id)
+    if left_id is None or right_id is None:
+        raise MemoError(f"question {question.id}: one side was deleted; reject it or revert the delete")
+    names = f"{question.left_name!r} / {question.right_name!r}"
+    if left_id == right_id:
+        _settle(question, "moot", actor)
+        return _record(namespace, "moot", actor, channel, {"summary": f"{names}: already one entity"}, question.id)
+    left, right = Entity.get_by_id(left_id), Entity.get_by_id(right_id)
+    if action == "merge":
+        canonical, absorbed = folds.canonical_order(left, right)
+        if swap:
+            canonical, absorbed = absorbed, canonical
+        summary = folds.fold(canonical, absorbed, actor, channel, rule=question.rule, score=question.score)
+        _settle(question, "merged", actor)
+        payload = _fold_payload(summary, "merged")
+        return _record(namespace, "merge", actor, channel, payload, question.id, fold=summary.fold_id)
+    status = "rejected" if action == "reject" else "keep_both"
+    _settle(question, status, actor)
+    meaning = "different things" if action == "reject" else "both kept, not asked again"
+    decision = _record(namespace, action, actor, channel, {"summary": f"{names}: {meaning}"}, question.id)
+    low, high = sorted((left_id, right_id))
+    KeepApart.create(namespace=namespace, low_id=low, high_id=high, kind=action, decision=decision.id)
+    return decision
+
+
+def _answer_passages(namespace, question, action, actor, channel, keep) -> DecisionView:
+    names = f"passages {question.left_name!r} / {question.right_name!r}"
+    if action != "merge":
+        _settle(question, "rejected" if action == "reject" else "keep_both", actor)
+        meaning = "not a conflict" if action == "reject" else "both stand"
+        return _record(namespace, action, actor, channel, {"summary": f"{names}: {meaning}"}, question.id)
+    left, right = Passage.get_by_id(question.left_id), Passage.get_by_id(question.right_id)
+    if keep is None:
+        kept, retired = (left, right) if (left.created_at, left.id) > (right.created_at, right.id) else (right, left)
+    elif keep in ("left", "right"):
+        kept, retired = (left, right) if keep == "left" else (right, left)
+    else:
+        raise MemoError("--keep is left or right")
+    if retired.retired_at is not None:
+        raise MemoError(f"passage {retired.external_id!r} is already retired")
+    Passage.update(retired_at=utcnow()).where(Passage.id == retired.id).execute()
+    bump_version(namespace)
+    _settle(question, "merged", actor)
+    payload = {"kept": kept.id, "retired": retired.id, "summary": f"kept {kept.external_id!r}, retired {retired.external_id!r}"}
+    return _record(namespace, "merge", actor, channel, payload, question.id)
+
+
+def revert(namespace: str, decision_id: int, actor: str, channel: str) -> DecisionView:
+    """Undo any decision exactly; an answered question returns to pending."""
+    with db.atomic():
+        row = Decision.get_or_none((Decision.id == decision_id) & (Decision.namespace == namespace))
+        if row is None:
+            raise MemoError(f"no decision {decision_id} in namespace {namespace!r}")
+        if row.undone_at is not None:
+            raise MemoError(f"decision {decision_id} was already reverted at {row.undone_at:%Y-%m-%d %H:%M:%S} UTC")
+        if row.action == "revert":
+            raise MemoError(f"decision {decision_id} is itself a revert; make the original decision again instead")
+        payload = json.loads(row.payload)
+        _UNDO[row.action](namespace, row, payload)
+        if row.question_id is not None:
+            Question.update(status="pending", decided_at=None, decided_by=None).where(
+                Question.id == row.question_id
+            ).execute()
+        Decision.update(undone_at=utcnow()).where(Decision.id == row.id).execute()
+        summary = f"reverted #{row.id}: {payload.get('summary', row.action)}"
+        return _record(namespace, "revert", actor, channel, {"decision": row.id, "summary": summary}, row.question_id)
+
+
+def revert_fold(namespace: str, fold_id: int, actor: str, channel: str) -> DecisionView:
+    """Revert a fold by its fold id (through the decision that made it)."""
+    fold = Fold.get_or_none((Fold.id == fold_id) & (Fold.namespace == namespace))
+    if fold is None:
+        raise MemoError(f"no fold {fold_id} in namespace {namespace!r}")
+    if fold.reverted_at is not None:
+        raise MemoError(f"fold {fold_id} was already reverted at {fold.reverted_at:%Y-%m-%d %H:%M:%S} UTC")
+    row = Decision.get(Decision.fold == fold_id)
+    return revert(namespace, row.id, actor, channel)
+
+
+def undo_last(namespace: str, actor: str, channel: str) -> DecisionView:
+    """Revert this reviewer's most recent decision that still stands."""
+    row = (
+        Decision.select()
+        .where(
+            (Decision.namespace == namespace)
+            & (Decision.actor == actor)
+            & Decision.undone_at.is_null()
+            & (Decision.action != "revert")
+        )
+        .order_by(Decision.id.desc())
+        .first()
+    )
+    if row is None:
+        raise MemoError(f"{actor} has no decision to undo in namespace {namespace!r}")
+    return revert(namespace, row.id, actor, channel)
+
+
+def delete(namespace: str, name: str, actor: str, channel: str) -> DecisionView:
+    """Delete an entity (refused while a fold points at it); revert puts every row back."""
+    with db.atomic():
+        entity = require(namespace, name).entity
+        rows = folds.delete_entity(entity)
+        counts = f"{len(rows['mentions'])} mentions, {len(rows['relations'])} relations"
+        return _record(namespace, "delete", actor, channel, {"rows": rows, "summary": f"deleted {entity.name!r} ({counts})"})
+
+
+def rename(namespace: str, name: str, new_name: str, actor: str, channel: str) -> DecisionView:
+    """Rename an entity; refused onto a live name or alias."""
+    with db.atomic():
+        entity = require(namespace, name).entity
+        alias_id = folds.rename_entity(entity, new_name)
+        payload = {"entity": entity.id, "old": entity.name, "alias": alias_id, "summary": f"renamed {entity.name!r} to {new_name!r}"}
+        return _record(namespace, "rename", actor, channel, payload)
+
+
+def _undo_fold(namespace: str, row: Decision, payload: dict) -> None:
+    fold = Fold.get_by_id(payload["fold_id"])
+    if fold.reverted_at is None:
+        folds.revert_fold(fold.id, namespace)
+
+
+def _undo_merge(namespace: str, row: Decision, payload: dict) -> None:
+    if "fold_id" in payload:
+        _undo_fold(namespace, row, payload)
+    else:
+        Passage.update(retired_at=None).where(Passage.id == payload["retired"]).execute()
+        bump_version(namespace)
+
+
+def _undo_keep(namespace: str, row: Decision, payload: dict) -> None:
+    KeepApart.delete().where(KeepApart.decision == row.id).execute()
+
+
+def _undo_delete(namespace: str, row: Decision, payload: dict) -> None:
+    folds.restore_deleted(payload["rows"])
+
+
+def _undo_rename(namespace: str, row: Decision, payload: dict) -> None:
+    folds.undo_rename(payload["entity"], payload["old"], payload["alias"])
+
+
+def _undo_nothing(namespace: str, row: Decision, payload: dict) -> None:
+    return None
+
+
+_UNDO = {
+    "fold": _undo_fold,
+    "merge": _undo_merge,
+    "reject": _undo_keep,
+    "keep_both": _undo_keep,
+    "moot": _undo_nothing,
+    "delete": _undo_delete,
+    "rename": _undo_rename,
+}
+
+
+def history(namespace: str, who: str | None = None, limit: int | None = None) -> list[DecisionView]:
+    """The audit log, newest first; `who` is 'auto' or 'human' to filter by channel."""
+    query = Decision.select().where(Decision.namespace == namespace)
+    if who == "auto":
+        query = query.where(Decision.channel == "auto")
+    elif who == "human":
+        query = query.where(Decision.channel != "auto")
+    query = query.order_by(Decision.at.desc(), Decision.id.desc())
+    if limit:
+        query = query.limit(limit)
+    return [_view(row) for row in query]

@@ -1,0 +1,326 @@
+"""Fold, revert, delete and rename: the graph mechanics of DESIGN §6.
+
+A fold moves every mention, relation and alias of the absorbed entity onto the canonical, turns the
+absorbed spelling into an alias that keeps its original id, type and created_at, and records the
+exact row ids it moved and deactivated, so that `revert_fold` is exact, in any order. These
+functions run inside the caller's transaction; `decisions.py` wraps them with the audit log.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Sequence
+
+from memo_tui.core.errors import MemoError
+from memo_tui.core.keys import identity_key, merge_key
+from memo_tui.core.models import Alias, Entity, Fold, Mention, Passage, Relation, bump_version, utcnow
+
+SLICE = 500
+
+
+@dataclass(frozen=True)
+class FoldSummary:
+    """What one fold did, in plain data."""
+
+    fold_id: int
+    canonical_id: int
+    canonical_name: str
+    absorbed_id: int
+    absorbed_name: str
+    moved_mentions: int
+    moved_relations: int
+    deactivated: int
+    moved_aliases: int
+
+
+def active_mention_count(entity_id: int) -> int:
+    """Live passages that mention the entity through an active mention."""
+    return (
+        Mention.select(Mention.passage)
+        .join(Passage)
+        .where((Mention.entity == entity_id) & Mention.active & Passage.retired_at.is_null())
+        .distinct()
+        .count()
+    )
+
+
+def canonical_order(a: Entity, b: Entity) -> tuple[Entity, Entity]:
+    """(canonical, absorbed): more active mentions, then longer name, then more capitals, then smaller id."""
+
+    def rank(e: Entity) -> tuple:
+        return (-active_mention_count(e.id), -len(e.name), -sum(ch.isupper() for ch in e.name), e.id)
+
+    first, second = sorted((a, b), key=rank)
+    return first, second
+
+
+def home_of(entity_id: int) -> int | None:
+    """Where an entity id lives now: itself if live, else the canonical its alias points at."""
+    if Entity.select().where(Entity.id == entity_id).exists():
+        return entity_id
+    alias = Alias.get_or_none(Alias.original_id == entity_id)
+    return alias.entity_id if alias is not None else None
+
+
+def _ids(query) -> list[int]:
+    return [row[0] for row in query.tuples()]
+
+
+def _update_ids(model, ids: Sequence[int], **values) -> int:
+    changed = 0
+    for start in range(0, len(ids), SLICE):
+        changed += model.update(**values).where(model.id.in_(ids[start : start + SLICE])).execute()
+    return changed
+
+
+def fold(canonical: Entity, absorbed: Entity, decided_by: str, channel: str, rule=None, score=None) -> FoldSummary:
+    """Fold `absorbed` into `canonical`. Call inside a transaction."""
+    if canonical.id == absorbed.id:
+        raise MemoError(f"cannot fold {canonical.name!r} into itself")
+    if canonical.namespace != absorbed.namespace:
+        raise MemoError("cannot fold entities of different namespaces")
+    namespace = canonical.namespace
+    record = Fold.create(
+        namespace=namespace,
+        canonical_id=canonical.id,
+        absorbed_id=absorbed.id,
+        absorbed_name=absorbed.name,
+        absorbed_type=absorbed.type,
+        absorbed_created_at=absorbed.created_at,
+        decided_by=decided_by,
+        channel=channel,
+        rule=rule,
+        score=score,
+        record="{}",
+    )
+    moved_mentions = _ids(Mention.select(Mention.id).where(Mention.entity == absorbed.id))
+    canonical_passages = Mention.select(Mention.passage).where((Mention.entity == canonical.id) & Mention.active)
+    twin_mentions = _ids(
+        Mention.select(Mention.id).where(
+            (Mention.entity == absorbed.id) & Mention.active & Mention.passage.in_(canonical_passages)
+        )
+    )
+    moved_src = _ids(Relation.select(Relation.id).where(Relation.src == absorbed.id))
+    moved_dst = _ids(Relation.select(Relation.id).where(Relation.dst == absorbed.id))
+    moved_aliases = _ids(Alias.select(Alias.id).where(Alias.entity == absorbed.id))
+
+    Mention.update(entity=canonical.id).where(Mention.entity == absorbed.id).execute()
+    _update_ids(Mention, twin_mentions, active=False, fold=record.id)
+    Relation.update(src=canonical.id).where(Relation.src == absorbed.id).execute()
+    Relation.update(dst=canonical.id).where(Relation.dst == absorbed.id).execute()
+    dead_relations = _relations_to_deactivate(canonical.id, sorted(set(moved_src) | set(moved_dst)))
+    _update_ids(Relation, dead_relations, active=False, fold=record.id)
+    Alias.update(entity=canonical.id).where(Alias.entity == absorbed.id).execute()
+    Alias.create(
+        namespace=namespace,
+        entity=canonical.id,
+        name=absorbed.name,
+        identity_key=absorbed.identity_key,
+        original_id=absorbed.id,
+        original_type=absorbed.type,
+        original_created_at=absorbed.created_at,
+        fold=record.id,
+    )
+    Entity.delete().where(Entity.id == absorbed.id).execute()
+    record.record = json.dumps(
+        {
+            "mentions": moved_mentions,
+            "relations_src": moved_src,
+            "relations_dst": moved_dst,
+            "deactivated_mentions": twin_mentions,
+            "deactivated_relations": dead_relations,
+            "aliases": moved_aliases,
+        }
+    )
+    record.save()
+    bump_version(namespace)
+    return FoldSummary(
+        fold_id=record.id,
+        canonical_id=canonical.id,
+        canonical_name=canonical.name,
+        absorbed_id=absorbed.id,
+        absorbed_name=absorbed.name,
+        moved_mentions=len(moved_mentions),
+        moved_relations=len(set(moved_src) | set(moved_dst)),
+        deactivated=len(twin_mentions) + len(dead_relations),
+        moved_aliases=len(moved_aliases),
+    )
+
+
+def _relations_to_deactivate(canonical_id: int, moved: list[int]) -> list[int]:
+    """Of the moved, active relations: self-loops, and twins of a relation already on the canonical."""
+    if not moved:
+        return []
+    rows = []
+    for start in range(0, len(moved), SLICE):
+        rows.extend(
+            Relation.select(Relation.id, Relation.src, Relation.predicate, Relation.dst, Relation.passage)
+            .where(Relation.id.in_(moved[start : start + SLICE]) & Relation.active)
+            .tuples()
+        )
+    moved_set = set(moved)
+    existing = {
+        (src, predicate, dst, passage)
+        for rid, src, predicate, dst, passage in Relation.select(
+            Relation.id, Relation.src, Relation.predicate, Relation.dst, Relation.passage
+        )
+        .where(((Relation.src == canonical_id) | (Relation.dst == canonical_id)) & Relation.active)
+        .tuples()
+        if rid not in moved_set
+    }
+    dead = []
+    for rid, src, predicate, dst, passage in sorted(rows):
+        shape = (src, predicate, dst, passage)
+        if src == dst or shape in existing:
+            dead.append(rid)
+        else:
+            existing.add(shape)
+    return dead
+
+
+def revert_fold(fold_id: int, namespace: str) -> Fold:
+    """Undo a fold exactly, whatever folds came after it. Call inside a transaction."""
+    record = Fold.get_or_none((Fold.id == fold_id) & (Fold.namespace == namespace))
+    if record is None:
+        raise MemoError(f"no fold {fold_id} in namespace {namespace!r}")
+    if record.reverted_at is not None:
+        raise MemoError(f"fold {fold_id} was already reverted at {record.reverted_at:%Y-%m-%d %H:%M:%S}")
+    home = home_of(record.canonical_id)
+    if home is None:
+        raise MemoError(f"fold {fold_id}: its canonical entity {record.canonical_id} is gone; run `memo-tui lint`")
+    data = json.loads(record.record)
+    absorbed = record.absorbed_id
+    key = identity_key(record.absorbed_name)
+    returning_aliases = sorted(_on(Alias, Alias.entity, home, data["aliases"]))
+    spellings = [key] + _ids(Alias.select(Alias.identity_key).where(Alias.id.in_(returning_aliases)))
+
+    Alias.delete().where(Alias.fold == record.id).execute()
+    Entity.insert(
+        id=absorbed,
+        namespace=namespace,
+        name=record.absorbed_name,
+        identity_key=key,
+        merge_key=merge_key(key),
+        type=record.absorbed_type,
+        created_at=record.absorbed_created_at,
+    ).execute()
+    _update_ids(Alias, returning_aliases, entity=absorbed)
+
+    mentions = _on(Mention, Mention.entity, home, data["mentions"]) | _spelled(
+        Mention, Mention.entity, Mention.surface_key, home, spellings
+    )
+    _update_ids(Mention, sorted(mentions), entity=absorbed)
+    _reactivate(Mention, record.id, data["deactivated_mentions"], sorted(mentions))
+
+    src = _on(Relation, Relation.src, home, data["relations_src"]) | _spelled(
+        Relation, Relation.src, Relation.src_key, home, spellings
+    )
+    dst = _on(Relation, Relation.dst, home, data["relations_dst"]) | _spelled(
+        Relation, Relation.dst, Relation.dst_key, home, spellings
+    )
+    _update_ids(Relation, sorted(src), src=absorbed)
+    _update_ids(Relation, sorted(dst), dst=absorbed)
+    _reactivate(Relation, record.id, data["deactivated_relations"], sorted(src | dst))
+
+    record.reverted_at = utcnow()
+    record.save()
+    bump_version(namespace)
+    return record
+
+
+def _on(model, column, home: int, ids: list[int]) -> set[int]:
+    """Those of `ids` whose `column` is `home` now (a later revert may have taken some elsewhere)."""
+    found: set[int] = set()
+    for start in range(0, len(ids), SLICE):
+        found.update(_ids(model.select(model.id).where(model.id.in_(ids[start : start + SLICE]) & (column == home))))
+    return found
+
+
+def _spelled(model, column, key_column, home: int, spellings: list[str]) -> set[int]:
+    """Rows on `home` written with one of the absorbed spellings (they arrived through the alias)."""
+    return set(_ids(model.select(model.id).where((column == home) & key_column.in_(spellings))))
+
+
+def _reactivate(model, fold_id: int, deactivated: list[int], moved_back: list[int]) -> None:
+    """Reactivate what this fold deactivated, and what went back off the canonical after a later
+    fold deactivated it (its reason, a twin or a self-loop on that canonical, no longer holds)."""
+    _update_ids(model, deactivated, active=True, fold=None)
+    for start in range(0, len(moved_back), SLICE):
+        model.update(active=True, fold=None).where(
+            model.id.in_(moved_back[start : start + SLICE]) & model.fold.is_null(False) & (model.fold != fold_id)
+        ).execute()
+
+
+def standing_folds_into(entity_id: int) -> list[Fold]:
+    """Unreverted folds whose alias points at this entity."""
+    return list(
+        Fold.select()
+        .join(Alias, on=(Alias.fold == Fold.id))
+        .where((Alias.entity == entity_id) & Fold.reverted_at.is_null())
+        .order_by(Fold.id)
+    )
+
+
+def delete_entity(entity: Entity) -> dict:
+    """Delete an entity with its mentions, relations and plain aliases; returns the rows for a restore."""
+    folds = standing_folds_into(entity.id)
+    if folds:
+        names = ", ".join(f"fold {f.id} ({f.absorbed_name})" for f in folds)
+        raise MemoError(f"{entity.name!r} has folds pointing at it: {names}; revert them first, then delete")
+    rows = {
+        "entity": _row(entity),
+        "mentions": [_row(m) for m in Mention.select().where(Mention.entity == entity.id).order_by(Mention.id)],
+        "relations": [
+            _row(r)
+            for r in Relation.select().where((Relation.src == entity.id) | (Relation.dst == entity.id)).order_by(Relation.id)
+        ],
+        "aliases": [_row(a) for a in Alias.select().where(Alias.entity == entity.id).order_by(Alias.id)],
+    }
+    Entity.delete().where(Entity.id == entity.id).execute()  # mentions, relations, aliases cascade
+    bump_version(entity.namespace)
+    return rows
+
+
+def restore_deleted(rows: dict) -> None:
+    """Put back what `delete_entity` removed, with the same ids."""
+    if Entity.select().where(Entity.identity_key == rows["entity"]["identity_key"]).exists():
+        raise MemoError(f"cannot restore {rows['entity']['name']!r}: that name is in use again")
+    Entity.insert(**rows["entity"]).execute()
+    for model, key in ((Mention, "mentions"), (Relation, "relations"), (Alias, "aliases")):
+        if rows[key]:
+            model.insert_many(rows[key]).execute()
+    bump_version(rows["entity"]["namespace"])
+
+
+def rename_entity(entity: Entity, new_name: str) -> int:
+    """Give an entity a new spelling; the old one stays as an alias (returned) so new mentions of it
+    still land here. Refused when the name is taken by a live entity or an alias."""
+    key = identity_key(new_name)
+    if not key:
+        raise MemoError("the new name is empty")
+    taken = Entity.get_or_none((Entity.namespace == entity.namespace) & (Entity.identity_key == key))
+    if taken is not None and taken.id != entity.id:
+        raise MemoError(f"cannot rename to {new_name!r}: entity {taken.id} already has that name; fold them instead")
+    alias = Alias.get_or_none((Alias.namespace == entity.namespace) & (Alias.identity_key == key))
+    if alias is not None:
+        raise MemoError(f"cannot rename to {new_name!r}: it is an alias of {alias.entity.name!r}")
+    Entity.update(name=new_name.strip(), identity_key=key, merge_key=merge_key(key)).where(Entity.id == entity.id).execute()
+    old = Alias.create(namespace=entity.namespace, entity=entity.id, name=entity.name, identity_key=entity.identity_key)
+    bump_version(entity.namespace)
+    return old.id
+
+
+def undo_rename(entity_id: int, old_name: str, alias_id: int) -> None:
+    """Put the old spelling back and drop the alias the rename left."""
+    Alias.delete().where(Alias.id == alias_id).execute()
+    key = identity_key(old_name)
+    entity = Entity.get_by_id(entity_id)
+    Entity.update(name=old_name, identity_key=key, merge_key=merge_key(key)).where(Entity.id == entity_id).execute()
+    bump_version(entity.namespace)
+
+
+def _row(instance) -> dict:
+    """A model instance as column -> value, for an exact re-insert."""
+    return {field.name: getattr(instance, field.column_name) for field in instance._meta.sorted_fields}
+

@@ -1,0 +1,51 @@
+"""The review queue as plain data: pending questions, ranked."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from memo_tui.core.models import Question
+
+
+@dataclass(frozen=True)
+class QuestionView:
+    id: int
+    kind: str
+    left_id: int
+    right_id: int
+    left_name: str
+    right_name: str
+    score: float
+    rule: str
+    reason: str
+    impact: int
+    status: str
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def view(question: Question) -> QuestionView:
+    return QuestionView(
+        id=question.id,
+        kind=question.kind,
+        left_id=question.left_id,
+        right_id=question.right_id,
+        left_name=question.left_name,
+        right_name=question.right_name,
+        score=question.score,
+        rule=question.rule,
+        reason=question.reason,
+        impact=question.impact,
+        status=question.status,
+    )
+
+
+def pending(namespace: str) -> list[QuestionView]:
+    """Pending questions, highest impact first, then score, then id."""
+    query = (
+        Question.select()
+        .where((Question.namespace == namespace) & (Question.status == "pending"))
+        .order_by(Question.impact.desc(), Question.score.desc(), Question.id)
+    )
+    return [view(q) for q in query]
