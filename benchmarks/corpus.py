@@ -4,9 +4,17 @@ from __future__ import annotations
 
 import random
 
-FIRST = "Alice Bob Carol Dmitri Elena Farid Grace Hiro Ines Jonas Kemal Lena Mateo Nadia Omar Priya Quinn Rosa Sven Tariq Uma Vera Wen Yara Zoe".split()
-LAST = "Smith Okafor Tanaka Novak Garcia Kowalski Haddad Lindqvist Moreau Chen Patel Rossi Schmidt Nakamura Silva Ivanova Murphy Dubois Kim Larsen".split()
-PRODUCT_A = "Acme Nimbus Quartz Atlas Helix Orbit Falcon Cedar Harbor Summit Vector Beacon Lumen Pioneer Aurora Ember".split()
+FIRST = (
+    "Alice Bob Carol Dmitri Elena Farid Grace Hiro Ines Jonas Kemal Lena Mateo Nadia Omar Priya Quinn Rosa Sven "
+    "Tariq Uma Vera Wen Yara Zoe"
+).split()
+LAST = (
+    "Smith Okafor Tanaka Novak Garcia Kowalski Haddad Lindqvist Moreau Chen Patel Rossi Schmidt Nakamura Silva "
+    "Ivanova Murphy Dubois Kim Larsen"
+).split()
+PRODUCT_A = (
+    "Acme Nimbus Quartz Atlas Helix Orbit Falcon Cedar Harbor Summit Vector Beacon Lumen Pioneer Aurora Ember".split()
+)
 PRODUCT_B = "Gateway Cache Store Queue Router Console Engine Index Ledger Vault Bridge Relay Monitor Scheduler".split()
 CODE_A = "get set load save parse build fetch sync merge index resolve render flush".split()
 CODE_B = "User Account Order Token Session Report Schema Batch Event Graph Node Config".split()

@@ -6,8 +6,8 @@ import argparse
 import json
 import os
 import sys
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from typing import Callable, Iterator
 
 import peewee as pw
 
@@ -41,7 +41,9 @@ def _common(top: bool) -> argparse.ArgumentParser:
 def build_parser() -> argparse.ArgumentParser:
     common = _common(top=False)
     parser = argparse.ArgumentParser(
-        prog="memo-tui", parents=[_common(top=True)], description="Keep the entity graph of an agent-memory store clean."
+        prog="memo-tui",
+        parents=[_common(top=True)],
+        description="Keep the entity graph of an agent-memory store clean.",
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
@@ -64,7 +66,10 @@ def build_parser() -> argparse.ArgumentParser:
     merge.add_argument("question", type=int, metavar="N")
     merge.add_argument("--swap", action="store_true", help="fold the other way round")
     merge.add_argument("--keep", choices=("left", "right"), help="for passage conflicts: which passage stays")
-    for name, text in (("reject", "answer: different things, never ask again"), ("keep-both", "answer: keep both, do not ask again")):
+    for name, text in (
+        ("reject", "answer: different things, never ask again"),
+        ("keep-both", "answer: keep both, do not ask again"),
+    ):
         answer = actions.add_parser(name, parents=[common, reviewer], help=text)
         answer.add_argument("question", type=int, metavar="N")
     revert = actions.add_parser("revert", parents=[common, reviewer], help="undo a decision by its id")
@@ -202,7 +207,10 @@ def cmd_queue(args: argparse.Namespace) -> int:
     from memo_tui.core.queue import pending
 
     items = pending(args.ns)
-    lines = [f"{q.id:>5}  {q.kind:<13} {q.left_name} / {q.right_name}  {q.rule} {q.score:.2f} impact {q.impact}" for q in items]
+    lines = [
+        f"{q.id:>5}  {q.kind:<13} {q.left_name} / {q.right_name}  {q.rule} {q.score:.2f} impact {q.impact}"
+        for q in items
+    ]
     _print(args, [q.as_dict() for q in items], "\n".join(lines) or "nothing pending")
     return 0
 

@@ -26,7 +26,9 @@ def test_jsonl_passages_mentions_and_declared_parts(store, tmp_path):
                 "source": "chat",
                 "created_at": "2026-01-02T10:00:00+02:00",
                 "entities": [{"name": "Alice Smith", "type": "person"}],
-                "relations": [{"src": "Alice Smith", "predicate": "works_on", "dst": "Acme Gateway", "confidence": 0.9}],
+                "relations": [
+                    {"src": "Alice Smith", "predicate": "works_on", "dst": "Acme Gateway", "confidence": 0.9}
+                ],
                 "tags": ["infra"],
             }
         ],
@@ -42,11 +44,18 @@ def test_jsonl_passages_mentions_and_declared_parts(store, tmp_path):
     assert sources["Alice Smith"] == "declared" and sources["infra"] == "tag"
     assert sources["PostgreSQL"] == "identifier" and sources["Postgres"] == "capitalised"
     rel = Relation.get()
-    assert (rel.src.name, rel.predicate, rel.dst.name, rel.confidence) == ("Alice Smith", "works_on", "Acme Gateway", 0.9)
+    assert (rel.src.name, rel.predicate, rel.dst.name, rel.confidence) == (
+        "Alice Smith",
+        "works_on",
+        "Acme Gateway",
+        0.9,
+    )
 
 
 def test_same_identity_key_is_one_entity_across_passages(store):
-    ingest_records("default", [PassageRecord("a", "We use Claude  Code daily.", "s"), PassageRecord("b", "Ask @Claude Code.", "s")])
+    ingest_records(
+        "default", [PassageRecord("a", "We use Claude  Code daily.", "s"), PassageRecord("b", "Ask @Claude Code.", "s")]
+    )
     assert entity_names() == ["Claude Code"]
     assert Mention.select().count() == 2
 
@@ -67,8 +76,14 @@ def test_reingest_same_text_is_a_noop(store, tmp_path):
 
 
 def test_reingest_with_new_text_retires_the_old_revision(store, tmp_path):
-    ingest_paths("default", [str(write_jsonl(tmp_path / "a.jsonl", [{"id": "x", "text": "Timeout is 30 seconds in Acme Gateway."}]))])
-    report = ingest_paths("default", [str(write_jsonl(tmp_path / "b.jsonl", [{"id": "x", "text": "Timeout is 60 seconds in Acme Gateway."}]))])
+    ingest_paths(
+        "default",
+        [str(write_jsonl(tmp_path / "a.jsonl", [{"id": "x", "text": "Timeout is 30 seconds in Acme Gateway."}]))],
+    )
+    report = ingest_paths(
+        "default",
+        [str(write_jsonl(tmp_path / "b.jsonl", [{"id": "x", "text": "Timeout is 60 seconds in Acme Gateway."}]))],
+    )
     assert report.passages_revised == 1
     old, new = Passage.select().order_by(Passage.id)
     assert old.retired_at is not None and new.retired_at is None
@@ -91,7 +106,10 @@ def test_forget_retires_and_bumps_the_graph_version(store):
 
 def test_markdown_is_split_at_headings(store, tmp_path):
     md = tmp_path / "notes.md"
-    md.write_text("intro about Acme Gateway\n\n# Postgres Setup\nuse PostgreSQL 16\n\n## Postgres Setup\nagain\n```\n# not a heading\n```\n")
+    md.write_text(
+        "intro about Acme Gateway\n\n# Postgres Setup\nuse PostgreSQL 16\n\n"
+        "## Postgres Setup\nagain\n```\n# not a heading\n```\n"
+    )
     report = ingest_paths("default", [str(md)])
     ids = sorted(p.external_id for p in Passage.select())
     assert report.passages_new == 3

@@ -21,7 +21,11 @@ def imported_modules(path: Path) -> set[str]:
 
 def test_core_imports_nothing_from_textual_or_the_ui():
     offenders = {
-        str(path.relative_to(CORE)): sorted(m for m in imported_modules(path) if m.split(".")[0] == "textual" or m.startswith(("memo_tui.tui", "memo_tui.cli")))
+        str(path.relative_to(CORE)): sorted(
+            m
+            for m in imported_modules(path)
+            if m.split(".")[0] == "textual" or m.startswith(("memo_tui.tui", "memo_tui.cli"))
+        )
         for path in CORE.rglob("*.py")
     }
     assert {name: mods for name, mods in offenders.items() if mods} == {}

@@ -7,8 +7,8 @@ PostgreSQL) with the database's own quoting and parameter style.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from datetime import datetime
-from typing import Iterable, Sequence
 
 import peewee as pw
 

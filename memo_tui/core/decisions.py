@@ -206,7 +206,11 @@ def _answer_passages(namespace, question, action, actor, channel, keep) -> Decis
     Passage.update(retired_at=utcnow()).where(Passage.id == retired.id).execute()
     bump_version(namespace)
     _settle(question, "merged", actor)
-    payload = {"kept": kept.id, "retired": retired.id, "summary": f"kept {kept.external_id!r}, retired {retired.external_id!r}"}
+    payload = {
+        "kept": kept.id,
+        "retired": retired.id,
+        "summary": f"kept {kept.external_id!r}, retired {retired.external_id!r}",
+    }
     return _record(namespace, "merge", actor, channel, payload, question.id)
 
 
@@ -266,7 +270,9 @@ def delete(namespace: str, name: str, actor: str, channel: str) -> DecisionView:
         entity = require(namespace, name).entity
         rows = folds.delete_entity(entity)
         counts = f"{len(rows['mentions'])} mentions, {len(rows['relations'])} relations"
-        return _record(namespace, "delete", actor, channel, {"rows": rows, "summary": f"deleted {entity.name!r} ({counts})"})
+        return _record(
+            namespace, "delete", actor, channel, {"rows": rows, "summary": f"deleted {entity.name!r} ({counts})"}
+        )
 
 
 def rename(namespace: str, name: str, new_name: str, actor: str, channel: str) -> DecisionView:
@@ -274,7 +280,12 @@ def rename(namespace: str, name: str, new_name: str, actor: str, channel: str) -
     with db.atomic():
         entity = require(namespace, name).entity
         alias_id = folds.rename_entity(entity, new_name)
-        payload = {"entity": entity.id, "old": entity.name, "alias": alias_id, "summary": f"renamed {entity.name!r} to {new_name!r}"}
+        payload = {
+            "entity": entity.id,
+            "old": entity.name,
+            "alias": alias_id,
+            "summary": f"renamed {entity.name!r} to {new_name!r}",
+        }
         return _record(namespace, "rename", actor, channel, payload)
 
 

@@ -27,8 +27,6 @@ class Extracted:
     type: str | None = None
 
 
-
-
 def _upper_class() -> str:
     """A regex character class body for every upper- and title-case letter (re has no \\p{Lu})."""
     ranges: list[list[int]] = []
@@ -81,7 +79,9 @@ _ALWAYS_SKIP = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april june july august "
     "september october november december i todo fixme tbd ok".split()
 )
-_SLASH_WORDS = frozenset("and/or either/or he/she his/her him/her s/he yes/no on/off read/write input/output w/o".split())
+_SLASH_WORDS = frozenset(
+    "and/or either/or he/she his/her him/her s/he yes/no on/off read/write input/output w/o".split()
+)
 
 
 def extract(text: str) -> list[Extracted]:
@@ -158,7 +158,7 @@ def _starts_sentence(text: str, start: int) -> bool:
     i = start - 1
     while i >= 0 and text[i] in " \t":
         i -= 1
-    if i < 0 or text[i] in "\n.!?:;\"“(>)":
+    if i < 0 or text[i] in '\n.!?:;"“(>)':
         return True
     if text[i] in "-*+":
         line_start = text.rfind("\n", 0, i) + 1

@@ -9,8 +9,8 @@ functions run inside the caller's transaction; `decisions.py` wraps them with th
 from __future__ import annotations
 
 import json
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from memo_tui.core.errors import MemoError
 from memo_tui.core.keys import identity_key, merge_key
@@ -273,7 +273,9 @@ def delete_entity(entity: Entity) -> dict:
         "mentions": [_row(m) for m in Mention.select().where(Mention.entity == entity.id).order_by(Mention.id)],
         "relations": [
             _row(r)
-            for r in Relation.select().where((Relation.src == entity.id) | (Relation.dst == entity.id)).order_by(Relation.id)
+            for r in Relation.select()
+            .where((Relation.src == entity.id) | (Relation.dst == entity.id))
+            .order_by(Relation.id)
         ],
         "aliases": [_row(a) for a in Alias.select().where(Alias.entity == entity.id).order_by(Alias.id)],
     }
@@ -305,7 +307,9 @@ def rename_entity(entity: Entity, new_name: str) -> int:
     alias = Alias.get_or_none((Alias.namespace == entity.namespace) & (Alias.identity_key == key))
     if alias is not None:
         raise MemoError(f"cannot rename to {new_name!r}: it is an alias of {alias.entity.name!r}")
-    Entity.update(name=new_name.strip(), identity_key=key, merge_key=merge_key(key)).where(Entity.id == entity.id).execute()
+    Entity.update(name=new_name.strip(), identity_key=key, merge_key=merge_key(key)).where(
+        Entity.id == entity.id
+    ).execute()
     old = Alias.create(namespace=entity.namespace, entity=entity.id, name=entity.name, identity_key=entity.identity_key)
     bump_version(entity.namespace)
     return old.id
@@ -323,4 +327,3 @@ def undo_rename(entity_id: int, old_name: str, alias_id: int) -> None:
 def _row(instance) -> dict:
     """A model instance as column -> value, for an exact re-insert."""
     return {field.name: getattr(instance, field.column_name) for field in instance._meta.sorted_fields}
-

@@ -8,10 +8,11 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
-from typing import BinaryIO, Callable, Iterable, Iterator
+from typing import BinaryIO
 
 from memo_tui.core.bulk import Inserter
 from memo_tui.core.entities import EntityCache
@@ -102,7 +103,9 @@ class PassageWriter:
             Passage,
             ("namespace", "external_id", "text", "source", "created_at", "ingested_at", "revision_of", "declared"),
         )
-        self._mentions = Inserter(Mention, ("passage", "entity", "surface", "surface_key", "source", "weight", "active"))
+        self._mentions = Inserter(
+            Mention, ("passage", "entity", "surface", "surface_key", "source", "weight", "active")
+        )
         self._relations = Inserter(
             Relation, ("src", "predicate", "dst", "src_key", "dst_key", "passage", "confidence", "active")
         )
@@ -110,7 +113,7 @@ class PassageWriter:
     def write(self, records: list[PassageRecord], progress: Callable[[int, int], None] | None = None) -> None:
         chunks = [records[start : start + CHUNK] for start in range(0, len(records), CHUNK)]
         done = 0
-        for chunk, extracted in zip(chunks, _extract_chunks(chunks)):
+        for chunk, extracted in zip(chunks, _extract_chunks(chunks), strict=True):
             before = self.entities.created
             try:
                 with db.atomic():
@@ -130,7 +133,7 @@ class PassageWriter:
         now = utcnow()
         live = self._live_passages([r.external_id for r in chunk])
         todo = []
-        for record, found in zip(chunk, extracted):
+        for record, found in zip(chunk, extracted, strict=True):
             declared = json.dumps(record.declared(), sort_keys=True) if record.declared() else None
             old = live.get(record.external_id)
             if old is not None and old[1] == record.text and old[2] == declared:

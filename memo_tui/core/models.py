@@ -7,7 +7,7 @@ outside `_connect` is portable Peewee, so a shared PostgreSQL store needs no cha
 from __future__ import annotations
 
 import os
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 import peewee as pw
@@ -24,7 +24,7 @@ DEFAULT_NAMESPACE = "default"
 
 def utcnow() -> datetime:
     """Naive UTC now: the store keeps every time in UTC without an offset."""
-    return datetime.now(timezone.utc).replace(tzinfo=None)
+    return datetime.now(UTC).replace(tzinfo=None)
 
 
 class StableIdField(pw.AutoField):
@@ -274,9 +274,7 @@ def _upgrade() -> None:
 def bump_version(namespace: str) -> None:
     """Mark the namespace's graph as changed (invalidates cached graphs)."""
     updated = (
-        NamespaceState.update(version=NamespaceState.version + 1)
-        .where(NamespaceState.namespace == namespace)
-        .execute()
+        NamespaceState.update(version=NamespaceState.version + 1).where(NamespaceState.namespace == namespace).execute()
     )
     if not updated:
         NamespaceState.insert(namespace=namespace, version=1).on_conflict_ignore().execute()

@@ -10,10 +10,11 @@ import hashlib
 import json
 import os
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO
 
 MAX_LINE_BYTES = 1_000_000
 JSONL_SUFFIXES = {".jsonl", ".ndjson"}
@@ -224,7 +225,7 @@ def parse_time(value: str) -> datetime:
     """An ISO 8601 time as naive UTC; ValueError if it is not one."""
     parsed = datetime.fromisoformat(value.strip())
     if parsed.tzinfo is not None:
-        parsed = parsed.astimezone(timezone.utc).replace(tzinfo=None)
+        parsed = parsed.astimezone(UTC).replace(tzinfo=None)
     return parsed
 
 

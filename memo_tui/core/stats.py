@@ -19,9 +19,7 @@ def store_stats(namespace: str) -> dict[str, int]:
         .where(Mention.active & Mention.passage.in_(live) & Mention.entity.in_(entities))
         .count(),
         "relations_active": Relation.select().where(Relation.active & Relation.passage.in_(live)).count(),
-        "folds_standing": Fold.select()
-        .where((Fold.namespace == namespace) & Fold.reverted_at.is_null())
-        .count(),
+        "folds_standing": Fold.select().where((Fold.namespace == namespace) & Fold.reverted_at.is_null()).count(),
         "questions_pending": Question.select()
         .where((Question.namespace == namespace) & (Question.status == "pending"))
         .count(),

@@ -1,0 +1,36 @@
+"""Helpers for tests: the graph's rows as comparable tuples, and questions made by hand."""
+
+from memo_tui.core.models import Alias, Entity, Mention, Question, Relation
+
+
+def graph_rows():
+    """Every entity, mention, relation and alias row, as sorted tuples."""
+    return {
+        "entities": sorted(
+            Entity.select(Entity.id, Entity.name, Entity.identity_key, Entity.type, Entity.created_at).tuples()
+        ),
+        "mentions": sorted(
+            Mention.select(Mention.id, Mention.passage, Mention.entity, Mention.surface, Mention.active).tuples()
+        ),
+        "relations": sorted(
+            Relation.select(Relation.id, Relation.src, Relation.predicate, Relation.dst, Relation.active).tuples()
+        ),
+        "aliases": sorted(Alias.select(Alias.id, Alias.entity, Alias.name).tuples()),
+    }
+
+
+def ask(left: str, right: str, kind: str = "entity_pair", namespace: str = "default") -> int:
+    """A pending question between two named entities, as the resolver would write it."""
+    a = Entity.get((Entity.namespace == namespace) & (Entity.name == left))
+    b = Entity.get((Entity.namespace == namespace) & (Entity.name == right))
+    return Question.create(
+        namespace=namespace,
+        kind=kind,
+        left_id=a.id,
+        right_id=b.id,
+        left_name=a.name,
+        right_name=b.name,
+        score=0.8,
+        rule="test",
+        reason="made by a test",
+    ).id
