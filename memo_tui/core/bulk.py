@@ -57,3 +57,24 @@ def select_in(sql_head: str, column: str, values: Sequence, fixed: Sequence = ()
         cursor.execute(f"{sql_head} AND {column} IN ({', '.join([db.param] * len(part))})", [*fixed, *part])
         rows.extend(cursor.fetchall())
     return rows
+
+
+def first_column(query: pw.Query) -> list:
+    """The first column of a Peewee query's rows, read straight from the cursor (no row objects)."""
+    sql, params = query.sql()
+    return [row[0] for row in db.execute_sql(sql, params).fetchall()]
+
+
+def update_ids(model: type[pw.Model], ids: Sequence[int], size: int = 5000, **values) -> int:
+    """UPDATE model SET values WHERE id IN (ids), in slices, without building SQL per id."""
+    meta = model._meta
+    columns = list(values)
+    sets = ", ".join(f"{quote(meta.fields[name].column_name)} = {db.param}" for name in columns)
+    head = f"UPDATE {quote(meta.table_name)} SET {sets} WHERE {quote(meta.primary_key.column_name)} IN "
+    params = [values[name] for name in columns]
+    changed = 0
+    for start in range(0, len(ids), size):
+        part = list(ids[start : start + size])
+        cursor = db.execute_sql(head + f"({', '.join([db.param] * len(part))})", [*params, *part])
+        changed += cursor.rowcount
+    return changed

@@ -12,11 +12,10 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from memo_tui.core.bulk import first_column, update_ids
 from memo_tui.core.errors import MemoError
 from memo_tui.core.keys import identity_key, merge_key
 from memo_tui.core.models import Alias, Entity, Fold, Mention, Passage, Relation, bump_version, utcnow
-
-SLICE = 500
 
 
 @dataclass(frozen=True)
@@ -63,15 +62,12 @@ def home_of(entity_id: int) -> int | None:
     return alias.entity_id if alias is not None else None
 
 
-def _ids(query) -> list[int]:
-    return [row[0] for row in query.tuples()]
+def _ids(query) -> list:
+    return first_column(query)
 
 
 def _update_ids(model, ids: Sequence[int], **values) -> int:
-    changed = 0
-    for start in range(0, len(ids), SLICE):
-        changed += model.update(**values).where(model.id.in_(ids[start : start + SLICE])).execute()
-    return changed
+    return update_ids(model, ids, **values)
 
 
 def fold(canonical: Entity, absorbed: Entity, decided_by: str, channel: str, rule=None, score=None) -> FoldSummary:
@@ -149,28 +145,19 @@ def fold(canonical: Entity, absorbed: Entity, decided_by: str, channel: str, rul
 
 
 def _relations_to_deactivate(canonical_id: int, moved: list[int]) -> list[int]:
-    """Of the moved, active relations: self-loops, and twins of a relation already on the canonical."""
+    """Of the moved, active relations (now on the canonical): self-loops, and twins of a relation the
+    canonical already had (same predicate, other end and passage)."""
     if not moved:
         return []
-    rows = []
-    for start in range(0, len(moved), SLICE):
-        rows.extend(
-            Relation.select(Relation.id, Relation.src, Relation.predicate, Relation.dst, Relation.passage)
-            .where(Relation.id.in_(moved[start : start + SLICE]) & Relation.active)
-            .tuples()
-        )
-    moved_set = set(moved)
-    existing = {
-        (src, predicate, dst, passage)
-        for rid, src, predicate, dst, passage in Relation.select(
-            Relation.id, Relation.src, Relation.predicate, Relation.dst, Relation.passage
-        )
+    rows = list(
+        Relation.select(Relation.id, Relation.src, Relation.predicate, Relation.dst, Relation.passage)
         .where(((Relation.src == canonical_id) | (Relation.dst == canonical_id)) & Relation.active)
         .tuples()
-        if rid not in moved_set
-    }
+    )
+    moved_set = set(moved)
+    existing = {tuple(shape) for rid, *shape in rows if rid not in moved_set}
     dead = []
-    for rid, src, predicate, dst, passage in sorted(rows):
+    for rid, src, predicate, dst, passage in sorted(r for r in rows if r[0] in moved_set):
         shape = (src, predicate, dst, passage)
         if src == dst or shape in existing:
             dead.append(rid)
@@ -211,7 +198,7 @@ def revert_fold(fold_id: int, namespace: str) -> Fold:
         Mention, Mention.entity, Mention.surface_key, home, spellings
     )
     _update_ids(Mention, sorted(mentions), entity=absorbed)
-    _reactivate(Mention, record.id, data["deactivated_mentions"], sorted(mentions))
+    _reactivate(Mention, record.id, data["deactivated_mentions"], Mention.entity == absorbed)
 
     src = _on(Relation, Relation.src, home, data["relations_src"]) | _spelled(
         Relation, Relation.src, Relation.src_key, home, spellings
@@ -221,7 +208,9 @@ def revert_fold(fold_id: int, namespace: str) -> Fold:
     )
     _update_ids(Relation, sorted(src), src=absorbed)
     _update_ids(Relation, sorted(dst), dst=absorbed)
-    _reactivate(Relation, record.id, data["deactivated_relations"], sorted(src | dst))
+    _reactivate(
+        Relation, record.id, data["deactivated_relations"], (Relation.src == absorbed) | (Relation.dst == absorbed)
+    )
 
     record.reverted_at = utcnow()
     record.save()
@@ -231,10 +220,9 @@ def revert_fold(fold_id: int, namespace: str) -> Fold:
 
 def _on(model, column, home: int, ids: list[int]) -> set[int]:
     """Those of `ids` whose `column` is `home` now (a later revert may have taken some elsewhere)."""
-    found: set[int] = set()
-    for start in range(0, len(ids), SLICE):
-        found.update(_ids(model.select(model.id).where(model.id.in_(ids[start : start + SLICE]) & (column == home))))
-    return found
+    if not ids:
+        return set()
+    return set(_ids(model.select(model.id).where(column == home))).intersection(ids)
 
 
 def _spelled(model, column, key_column, home: int, spellings: list[str]) -> set[int]:
@@ -242,14 +230,12 @@ def _spelled(model, column, key_column, home: int, spellings: list[str]) -> set[
     return set(_ids(model.select(model.id).where((column == home) & key_column.in_(spellings))))
 
 
-def _reactivate(model, fold_id: int, deactivated: list[int], moved_back: list[int]) -> None:
-    """Reactivate what this fold deactivated, and what went back off the canonical after a later
+def _reactivate(model, fold_id: int, deactivated: list[int], back_on_absorbed) -> None:
+    """Reactivate what this fold deactivated, and what went back to the absorbed entity after a later
     fold deactivated it (its reason, a twin or a self-loop on that canonical, no longer holds)."""
     _update_ids(model, deactivated, active=True, fold=None)
-    for start in range(0, len(moved_back), SLICE):
-        model.update(active=True, fold=None).where(
-            model.id.in_(moved_back[start : start + SLICE]) & model.fold.is_null(False) & (model.fold != fold_id)
-        ).execute()
+    stale = _ids(model.select(model.id).where(back_on_absorbed & model.fold.is_null(False) & (model.fold != fold_id)))
+    _update_ids(model, stale, active=True, fold=None)
 
 
 def standing_folds_into(entity_id: int) -> list[Fold]:

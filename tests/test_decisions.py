@@ -1,0 +1,163 @@
+"""Answering questions, reverting decisions, undo and the audit log (DESIGN §6, issue 3)."""
+
+import pytest
+from graphrows import ask, graph_rows
+
+from memo_tui.core import decisions
+from memo_tui.core.decisions import AlreadyDecided, current_actor
+from memo_tui.core.errors import MemoError
+from memo_tui.core.ingest import ingest_records
+from memo_tui.core.models import Entity, KeepApart, Passage, Question
+from memo_tui.core.sources import PassageRecord, parse_time
+
+NS = "default"
+
+
+@pytest.fixture
+def pairs(store):
+    ingest_records(
+        NS,
+        [
+            PassageRecord("p1", "We run Postgres and PostgreSQL and Postgres again.", "a"),
+            PassageRecord("p2", "Still on Postgres for billing.", "a"),
+            PassageRecord("p3", "Claude Code and `claude-code`, also ClaudeCode.", "a"),
+        ],
+    )
+    return store
+
+
+def status(question_id):
+    return Question.get_by_id(question_id).status
+
+
+def names():
+    return sorted(e.name for e in Entity.select())
+
+
+def test_merge_folds_into_the_proposed_canonical(pairs):
+    q = ask("PostgreSQL", "Postgres")
+    decision = decisions.answer(NS, q, "merge", "alice", "cli")
+    assert status(q) == "merged" and decision.question_id == q
+    assert "PostgreSQL" not in names() and "Postgres" in names()  # Postgres has more passages
+
+
+def test_merge_with_swap_folds_the_other_way(pairs):
+    q = ask("PostgreSQL", "Postgres")
+    decisions.answer(NS, q, "merge", "alice", "cli", swap=True)
+    assert "Postgres" not in names() and "PostgreSQL" in names()
+
+
+def test_reject_records_a_keep_apart_and_revert_removes_it(pairs):
+    q = ask("PostgreSQL", "Postgres")
+    decision = decisions.answer(NS, q, "reject", "alice", "cli")
+    assert status(q) == "rejected"
+    assert [(k.kind, k.decision_id) for k in KeepApart.select()] == [("reject", decision.id)]
+    decisions.revert(NS, decision.id, "alice", "cli")
+    assert status(q) == "pending" and KeepApart.select().count() == 0
+
+
+def test_keep_both_settles_without_a_verdict(pairs):
+    q = ask("PostgreSQL", "Postgres")
+    decisions.answer(NS, q, "keep_both", "alice", "cli")
+    assert status(q) == "keep_both"
+    assert KeepApart.get().kind == "keep_both"
+    assert "PostgreSQL" in names() and "Postgres" in names()
+
+
+def test_a_decided_question_says_who_decided_it(pairs):
+    q = ask("PostgreSQL", "Postgres")
+    decisions.answer(NS, q, "reject", "alice", "cli")
+    with pytest.raises(AlreadyDecided, match=r"already decided by alice at \d{4}-\d\d-\d\d .*\(rejected\)"):
+        decisions.answer(NS, q, "merge", "bob", "cli")
+    assert "PostgreSQL" in names()
+
+
+def test_answers_follow_aliases_and_a_settled_pair_is_moot(pairs):
+    q1 = ask("Claude Code", "claude-code")
+    q2 = ask("claude-code", "ClaudeCode")
+    q3 = ask("Claude Code", "ClaudeCode")
+    decisions.answer(NS, q1, "merge", "alice", "cli")
+    decisions.answer(NS, q2, "merge", "alice", "cli")  # one side was folded away: followed through its alias
+    assert len([n for n in names() if n.casefold().replace("-", "").replace(" ", "") == "claudecode"]) == 1
+    moot = decisions.answer(NS, q3, "merge", "alice", "cli")
+    assert status(q3) == "moot" and moot.action == "moot"
+
+
+def test_revert_of_a_merge_restores_rows_and_reopens_the_question(pairs):
+    before = graph_rows()
+    q = ask("PostgreSQL", "Postgres")
+    decision = decisions.answer(NS, q, "merge", "alice", "cli")
+    decisions.revert(NS, decision.id, "alice", "cli")
+    assert graph_rows() == before
+    assert status(q) == "pending"
+    decisions.answer(NS, q, "reject", "alice", "cli")  # answerable again
+    assert status(q) == "rejected"
+
+
+def test_undo_reverts_the_reviewers_own_last_decision(pairs):
+    q1, q2 = ask("PostgreSQL", "Postgres"), ask("Claude Code", "claude-code")
+    decisions.answer(NS, q1, "reject", "alice", "cli")
+    decisions.answer(NS, q2, "merge", "bob", "cli")
+    undone = decisions.undo_last(NS, "alice", "tui")
+    assert undone.channel == "tui" and "reverted" in undone.summary
+    assert status(q1) == "pending" and status(q2) == "merged"
+    with pytest.raises(MemoError, match="alice has no decision to undo"):
+        decisions.undo_last(NS, "alice", "tui")
+
+
+def test_history_is_newest_first_and_filters_by_channel(pairs):
+    q1, q2 = ask("PostgreSQL", "Postgres"), ask("Claude Code", "claude-code")
+    decisions.answer(NS, q1, "reject", "alice", "cli")
+    decisions.answer(NS, q2, "merge", "resolver", "auto")
+    log = decisions.history(NS)
+    assert [v.action for v in log] == ["merge", "reject"]
+    assert [v.actor for v in decisions.history(NS, who="auto")] == ["resolver"]
+    assert [v.actor for v in decisions.history(NS, who="human")] == ["alice"]
+    assert log[0].payload["absorbed"]["name"] in ("claude-code", "Claude Code")
+
+
+def test_duplicate_passages_merge_keeps_the_newer_and_revert_restores(store):
+    ingest_records(
+        NS,
+        [
+            PassageRecord(
+                "old", "The Acme Gateway timeout is 30 seconds.", "wiki", created_at=parse_time("2026-01-01")
+            ),
+            PassageRecord(
+                "new", "The Acme Gateway timeout is 60 seconds.", "chat", created_at=parse_time("2026-02-01")
+            ),
+        ],
+    )
+    old, new = Passage.get(Passage.external_id == "old"), Passage.get(Passage.external_id == "new")
+    q = Question.create(
+        namespace=NS,
+        kind="contradiction",
+        left_id=old.id,
+        right_id=new.id,
+        left_name="old",
+        right_name="new",
+        score=0.9,
+        rule="number",
+        reason="30 vs 60",
+    ).id
+    decision = decisions.answer(NS, q, "merge", "alice", "cli")
+    assert Passage.get_by_id(old.id).retired_at is not None and Passage.get_by_id(new.id).retired_at is None
+    decisions.revert(NS, decision.id, "alice", "cli")
+    assert Passage.get_by_id(old.id).retired_at is None
+    decisions.answer(NS, q, "merge", "alice", "cli", keep="left")
+    assert Passage.get_by_id(new.id).retired_at is not None
+
+
+def test_unknown_answer_and_question_are_clear_errors(pairs):
+    with pytest.raises(MemoError, match="unknown answer"):
+        decisions.answer(NS, 1, "maybe", "alice", "cli")
+    with pytest.raises(MemoError, match="no question 999"):
+        decisions.answer(NS, 999, "merge", "alice", "cli")
+
+
+def test_actor_comes_from_flag_then_environment_then_login(monkeypatch):
+    monkeypatch.setenv("MEMO_TUI_USER", "carol")
+    assert current_actor("dave") == "dave"
+    assert current_actor(None) == "carol"
+    monkeypatch.delenv("MEMO_TUI_USER")
+    assert current_actor(None)

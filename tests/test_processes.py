@@ -1,0 +1,105 @@
+"""Real processes on one store: two reviewers racing, and a fold killed half-way (issue 3)."""
+
+import shutil
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from graphrows import ask
+
+from memo_tui.core.ingest import ingest_records
+from memo_tui.core.models import Alias, Entity, Fold, Mention, Passage, db, open_store, utcnow
+from memo_tui.core.sources import PassageRecord
+
+
+def memo(store, *argv):
+    return subprocess.Popen(
+        [sys.executable, "-m", "memo_tui", *argv, "--db", str(store)],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def test_two_reviewers_racing_on_one_question(store):
+    texts = [f"We run Postgres{i} and PostgreSQL{i} and Postgres{i} again." for i in range(5)]
+    ingest_records("default", [PassageRecord(f"p{i}", t, "a") for i, t in enumerate(texts)])
+    questions = [ask(f"PostgreSQL{i}", f"Postgres{i}") for i in range(5)]
+    for q in questions:
+        alice = memo(store, "graph", "merge", str(q), "--as", "alice")
+        bob = memo(store, "graph", "reject", str(q), "--as", "bob")
+        results = {name: (p.wait(60), *p.communicate()) for name, p in (("alice", alice), ("bob", bob))}
+        winners = [name for name, (code, _, _) in results.items() if code == 0]
+        assert len(winners) == 1, results
+        loser = "bob" if winners == ["alice"] else "alice"
+        code, _, err = results[loser]
+        assert code != 0
+        assert f"already decided by {winners[0]} at " in err and len(err.strip().splitlines()) == 1
+        db.close()
+        db.connect()
+        from memo_tui.core.models import Decision, Question
+
+        assert Decision.select().where(Decision.question == q).count() == 1
+        assert Question.get_by_id(q).decided_by == winners[0]
+
+
+CHILD = """
+import sys
+from memo_tui.core.models import open_store
+from memo_tui.core import decisions
+open_store(sys.argv[1])
+print("ready", flush=True)
+decisions.manual_fold("default", "Big Absorbed", "Big Canonical", "crash-test", "cli")
+print("done", flush=True)
+"""
+
+
+@pytest.fixture
+def big_store(store):
+    """A store where 'Big Absorbed' has 150k mentions: a fold that takes a while."""
+    ingest_records("default", [PassageRecord("seed", "Big Canonical meets Big Absorbed here.", "a")])
+    absorbed = Entity.get(Entity.name == "Big Absorbed")
+    now = utcnow()
+    with db.atomic():
+        passages = [
+            Passage.insert(namespace="default", external_id=f"x{i}", text="t", created_at=now).execute()
+            for i in range(300)
+        ]
+        rows = [
+            (passages[i % 300], absorbed.id, "Big Absorbed", "Big Absorbed", "capitalised", 1.0, True)
+            for i in range(150_000)
+        ]
+        db.cursor().executemany(
+            'INSERT INTO "mention" ("passage_id", "entity_id", "surface", "surface_key", "source", "weight", "active")'
+            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            rows,
+        )
+    db.close()
+    return store
+
+
+@pytest.mark.parametrize("delay", [0.0, 0.15, 0.4, 4.0])
+def test_a_fold_killed_half_way_leaves_all_or_nothing(big_store, tmp_path, delay):
+    path = tmp_path / f"crash-{delay}.db"
+    shutil.copy(big_store, path)
+    child = subprocess.Popen([sys.executable, "-c", CHILD, str(path)], stdout=subprocess.PIPE, text=True)
+    assert child.stdout.readline().strip() == "ready"
+    time.sleep(delay)
+    child.send_signal(signal.SIGKILL)
+    child.wait(30)
+    open_store(str(path))
+    total = Mention.select().count()
+    folds = Fold.select().count()
+    absorbed = Entity.get_or_none(Entity.name == "Big Absorbed")
+    canonical = Entity.get(Entity.name == "Big Canonical")
+    print(f"delay {delay}: fold {'committed' if folds else 'rolled back'}")
+    if folds:
+        assert absorbed is None
+        assert Mention.select().where(Mention.entity == canonical.id).count() == total
+        assert Alias.get().name == "Big Absorbed"
+    else:
+        assert absorbed is not None and Alias.select().count() == 0
+        assert Mention.select().where(Mention.entity == absorbed.id).count() == total - 1
+    db.close()
