@@ -37,6 +37,15 @@ def find(namespace: str, target: str) -> Found | None:
     return None
 
 
+def id_for_key(namespace: str, key: str) -> int | None:
+    """The live entity id an identity key stands for now (directly or through an alias)."""
+    entity = Entity.get_or_none((Entity.namespace == namespace) & (Entity.identity_key == key))
+    if entity is not None:
+        return entity.id
+    alias = Alias.get_or_none((Alias.namespace == namespace) & (Alias.identity_key == key))
+    return alias.entity_id if alias is not None else None
+
+
 def require(namespace: str, target: str) -> Found:
     """Like `find`, but a missing name is a MemoError that the CLI prints as one line."""
     found = find(namespace, target)
@@ -52,6 +61,7 @@ class EntityCache:
         self.namespace = namespace
         self._ids: dict[str, int] = {}
         self._types: dict[int, str | None] = {}
+        self._via_alias: set[str] = set()
         self.created = 0
         self._insert = Inserter(Entity, ("namespace", "name", "identity_key", "merge_key", "type", "created_at"))
         p = db.param
@@ -70,7 +80,7 @@ class EntityCache:
         `spellings` maps identity key -> (first surface seen, declared type or None).
         """
         self._load(self._entities_sql, "e." + quote("identity_key"), [k for k in spellings if k not in self._ids])
-        self._load(self._aliases_sql, "a." + quote("identity_key"), [k for k in spellings if k not in self._ids])
+        self._load(self._aliases_sql, "a." + quote("identity_key"), [k for k in spellings if k not in self._ids], True)
         new = [k for k in spellings if k not in self._ids]
         if new:
             now = utcnow()
@@ -80,14 +90,18 @@ class EntityCache:
             self.created += len(new)
         for key, (_, kind) in spellings.items():
             entity_id = self._ids[key]
-            if kind and not self._types.get(entity_id):
+            # A type declared for an absorbed spelling is not written onto the canonical: a revert
+            # could not tell it apart from the canonical's own type.
+            if kind and not self._types.get(entity_id) and key not in self._via_alias:
                 Entity.update(type=kind).where(Entity.id == entity_id).execute()
                 self._types[entity_id] = kind
 
-    def _load(self, sql: str, column: str, keys: list[str]) -> None:
+    def _load(self, sql: str, column: str, keys: list[str], via_alias: bool = False) -> None:
         for key, entity_id, kind in select_in(sql, column, keys, fixed=(self.namespace,)):
             self._ids[key] = entity_id
             self._types[entity_id] = kind
+            if via_alias:
+                self._via_alias.add(key)
 
     def __getitem__(self, key: str) -> int:
         return self._ids[key]
@@ -96,3 +110,4 @@ class EntityCache:
         """Drop every cached key (after a rollback the cached ids may not exist)."""
         self._ids.clear()
         self._types.clear()
+        self._via_alias.clear()

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memo_tui.core.bulk import first_column, update_ids
+from memo_tui.core.entities import id_for_key
 from memo_tui.core.errors import MemoError
 from memo_tui.core.keys import identity_key, merge_key
 from memo_tui.core.models import Alias, Entity, Fold, Mention, Passage, Relation, bump_version, utcnow
@@ -167,7 +168,14 @@ def _relations_to_deactivate(canonical_id: int, moved: list[int]) -> list[int]:
 
 
 def revert_fold(fold_id: int, namespace: str) -> Fold:
-    """Undo a fold exactly, whatever folds came after it. Call inside a transaction."""
+    """Undo a fold exactly, whatever folds came or went after it. Call inside a transaction.
+
+    An edge goes back to the restored entity when it sits on the fold's canonical (or wherever a
+    later fold took that) and is written with one of the absorbed entity's spellings: its own name
+    and the aliases returning with it. That is every edge this fold moved which still belongs to
+    it, plus those that arrived through the alias since; an edge the fold moved that a later revert
+    took elsewhere (and perhaps another fold brought back) is left where it is.
+    """
     record = Fold.get_or_none((Fold.id == fold_id) & (Fold.namespace == namespace))
     if record is None:
         raise MemoError(f"no fold {fold_id} in namespace {namespace!r}")
@@ -194,18 +202,12 @@ def revert_fold(fold_id: int, namespace: str) -> Fold:
     ).execute()
     _update_ids(Alias, returning_aliases, entity=absorbed)
 
-    mentions = _on(Mention, Mention.entity, home, data["mentions"]) | _spelled(
-        Mention, Mention.entity, Mention.surface_key, home, spellings
-    )
+    mentions = _spelled(Mention, Mention.entity, Mention.surface_key, home, spellings)
     _update_ids(Mention, sorted(mentions), entity=absorbed)
     _reactivate(Mention, record.id, data["deactivated_mentions"], Mention.entity == absorbed)
 
-    src = _on(Relation, Relation.src, home, data["relations_src"]) | _spelled(
-        Relation, Relation.src, Relation.src_key, home, spellings
-    )
-    dst = _on(Relation, Relation.dst, home, data["relations_dst"]) | _spelled(
-        Relation, Relation.dst, Relation.dst_key, home, spellings
-    )
+    src = _spelled(Relation, Relation.src, Relation.src_key, home, spellings)
+    dst = _spelled(Relation, Relation.dst, Relation.dst_key, home, spellings)
     _update_ids(Relation, sorted(src), src=absorbed)
     _update_ids(Relation, sorted(dst), dst=absorbed)
     _reactivate(
@@ -271,14 +273,38 @@ def delete_entity(entity: Entity) -> dict:
 
 
 def restore_deleted(rows: dict) -> None:
-    """Put back what `delete_entity` removed, with the same ids."""
-    if Entity.select().where(Entity.identity_key == rows["entity"]["identity_key"]).exists():
-        raise MemoError(f"cannot restore {rows['entity']['name']!r}: that name is in use again")
-    Entity.insert(**rows["entity"]).execute()
-    for model, key in ((Mention, "mentions"), (Relation, "relations"), (Alias, "aliases")):
-        if rows[key]:
-            model.insert_many(rows[key]).execute()
-    bump_version(rows["entity"]["namespace"])
+    """Put back what `delete_entity` removed, with the same ids.
+
+    The far end of each relation is found again by its spelling, since folds made or reverted after
+    the delete may have moved that name; a deactivation stamped by a fold reverted since is lifted.
+    """
+    entity = rows["entity"]
+    namespace = entity["namespace"]
+    taken = (Entity.namespace == namespace) & (Entity.identity_key == entity["identity_key"])
+    if Entity.select().where(taken).exists():
+        raise MemoError(f"cannot restore {entity['name']!r}: that name is in use again")
+    relations = [dict(r) for r in rows["relations"]]
+    missing = set()
+    for relation in relations:
+        for end in ("src", "dst"):
+            if relation[end] != entity["id"]:
+                relation[end] = id_for_key(namespace, relation[f"{end}_key"])
+                missing.add(relation[f"{end}_key"]) if relation[end] is None else None
+    if missing:
+        raise MemoError(
+            f"cannot restore {entity['name']!r}: its relations need {sorted(missing)}, deleted after it; "
+            "revert those deletes first"
+        )
+    Entity.insert(**entity).execute()
+    mentions = [dict(m) for m in rows["mentions"]]
+    reverted = set(_ids(Fold.select(Fold.id).where(Fold.reverted_at.is_null(False))))
+    for row in mentions + relations:
+        if row["fold"] in reverted:
+            row.update(active=True, fold=None)
+    for model, batch in ((Mention, mentions), (Relation, relations), (Alias, rows["aliases"])):
+        if batch:
+            model.insert_many(batch).execute()
+    bump_version(namespace)
 
 
 def rename_entity(entity: Entity, new_name: str) -> int:
