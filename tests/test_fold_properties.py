@@ -15,7 +15,9 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
 from memo_tui.core import decisions
+from memo_tui.core.entities import id_for_key
 from memo_tui.core.errors import MemoError
+from memo_tui.core.folds import home_of
 from memo_tui.core.ingest import ingest_records
 from memo_tui.core.models import Alias, Decision, Entity, Fold, Mention, Question, Relation, db, open_store
 from memo_tui.core.sources import PassageRecord
@@ -151,6 +153,16 @@ class FoldMachine(RuleBasedStateMachine):
         } <= live
 
     @invariant()
+    def every_edge_sits_where_its_spelling_resolves(self):
+        for mention in Mention.select():
+            assert id_for_key(NS, mention.surface_key) == mention.entity_id
+        for relation in Relation.select():
+            assert id_for_key(NS, relation.src_key) == relation.src_id
+            assert id_for_key(NS, relation.dst_key) == relation.dst_id
+        for alias in Alias.select():
+            assert home_of(alias.attached_to) == alias.entity_id
+
+    @invariant()
     def aliases_are_one_hop_and_absorbed_spellings_are_not_live(self):
         live_keys = {e.identity_key for e in Entity.select()}
         live_ids = {e.id for e in Entity.select()}
@@ -186,5 +198,7 @@ class FoldMachine(RuleBasedStateMachine):
             assert entities[relation.dst_id].identity_key == relation.dst_key
 
 
-FoldMachine.TestCase.settings = settings(max_examples=40, stateful_step_count=25, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate])
+FoldMachine.TestCase.settings = settings(
+    max_examples=40, stateful_step_count=25, deadline=None, phases=[Phase.explicit, Phase.reuse, Phase.generate]
+)
 test_folds_answers_and_reverts_in_any_order = FoldMachine.TestCase

@@ -56,11 +56,18 @@ def canonical_order(a: Entity, b: Entity) -> tuple[Entity, Entity]:
 
 
 def home_of(entity_id: int) -> int | None:
-    """Where an entity id lives now: itself if live, else the canonical its alias points at."""
-    if Entity.select().where(Entity.id == entity_id).exists():
-        return entity_id
-    alias = Alias.get_or_none(Alias.original_id == entity_id)
-    return alias.entity_id if alias is not None else None
+    """Where an entity id lives now: itself if live, else (following the folds that absorbed it,
+    through each alias's `attached_to`) the live entity it was folded into; None if deleted."""
+    seen: set[int] = set()
+    while entity_id not in seen:
+        if Entity.select().where(Entity.id == entity_id).exists():
+            return entity_id
+        seen.add(entity_id)
+        alias = Alias.get_or_none(Alias.original_id == entity_id)
+        if alias is None:
+            return None
+        entity_id = alias.attached_to
+    return None
 
 
 def _ids(query) -> list:
@@ -114,6 +121,7 @@ def fold(canonical: Entity, absorbed: Entity, decided_by: str, channel: str, rul
         entity=canonical.id,
         name=absorbed.name,
         identity_key=absorbed.identity_key,
+        attached_to=canonical.id,
         original_id=absorbed.id,
         original_type=absorbed.type,
         original_created_at=absorbed.created_at,
@@ -187,9 +195,6 @@ def revert_fold(fold_id: int, namespace: str) -> Fold:
     data = json.loads(record.record)
     absorbed = record.absorbed_id
     key = identity_key(record.absorbed_name)
-    returning_aliases = sorted(_on(Alias, Alias.entity, home, data["aliases"]))
-    spellings = [key] + _ids(Alias.select(Alias.identity_key).where(Alias.id.in_(returning_aliases)))
-
     Alias.delete().where(Alias.fold == record.id).execute()
     Entity.insert(
         id=absorbed,
@@ -200,7 +205,9 @@ def revert_fold(fold_id: int, namespace: str) -> Fold:
         type=record.absorbed_type,
         created_at=record.absorbed_created_at,
     ).execute()
-    _update_ids(Alias, returning_aliases, entity=absorbed)
+    returning = [a.id for a in Alias.select().where(Alias.entity == home) if home_of(a.attached_to) == absorbed]
+    _update_ids(Alias, returning, entity=absorbed)
+    spellings = [key] + _ids(Alias.select(Alias.identity_key).where(Alias.id.in_(returning)))
 
     mentions = _spelled(Mention, Mention.entity, Mention.surface_key, home, spellings)
     _update_ids(Mention, sorted(mentions), entity=absorbed)
@@ -218,13 +225,6 @@ def revert_fold(fold_id: int, namespace: str) -> Fold:
     record.save()
     bump_version(namespace)
     return record
-
-
-def _on(model, column, home: int, ids: list[int]) -> set[int]:
-    """Those of `ids` whose `column` is `home` now (a later revert may have taken some elsewhere)."""
-    if not ids:
-        return set()
-    return set(_ids(model.select(model.id).where(column == home))).intersection(ids)
 
 
 def _spelled(model, column, key_column, home: int, spellings: list[str]) -> set[int]:
@@ -322,7 +322,13 @@ def rename_entity(entity: Entity, new_name: str) -> int:
     Entity.update(name=new_name.strip(), identity_key=key, merge_key=merge_key(key)).where(
         Entity.id == entity.id
     ).execute()
-    old = Alias.create(namespace=entity.namespace, entity=entity.id, name=entity.name, identity_key=entity.identity_key)
+    old = Alias.create(
+        namespace=entity.namespace,
+        entity=entity.id,
+        attached_to=entity.id,
+        name=entity.name,
+        identity_key=entity.identity_key,
+    )
     bump_version(entity.namespace)
     return old.id
 

@@ -117,7 +117,10 @@ class Alias(BaseModel):
     entity = pw.ForeignKeyField(Entity, backref="aliases", on_delete="CASCADE")
     name = pw.CharField()
     identity_key = pw.CharField()
-    original_id = pw.IntegerField(null=True)
+    # The entity this alias was attached to when made (a fold's canonical, a renamed entity). Where
+    # it belongs now is wherever that entity lives now, which is how reverts move aliases exactly.
+    attached_to = pw.IntegerField()
+    original_id = pw.IntegerField(null=True, index=True)
     original_type = pw.CharField(null=True)
     original_created_at = pw.DateTimeField(null=True)
     fold = pw.ForeignKeyField(Fold, null=True, backref="aliases", on_delete="SET NULL")
