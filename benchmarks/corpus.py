@@ -52,3 +52,70 @@ def passages(count: int, seed: int = 7, names_in_pool: int = 20_000, per_passage
         for name in rng.sample(pool, per_passage):
             body.insert(rng.randrange(1, len(body)), name)
         yield {"id": f"b{i}", "text": " ".join(body) + ".", "source": f"bench/{i % 50}"}
+
+
+BASES = (
+    "Postgres PostgreSQL MongoDB Redis Kafka Kubernetes Terraform GitHub GitLab Jenkins CircleCI Docker Podman "
+    "Claude Code Opus Sonnet Haiku Gemini Llama Mistral OpenAI Anthropic memloom Acme Gateway Nimbus Quartz Helix "
+    "Django Flask FastAPI Express React Vue Svelte Angular NextJS Remix Vite Webpack Rollup esbuild Babel Jest "
+    "Pytest Hypothesis Textual Rich Peewee SQLAlchemy Alembic Celery RabbitMQ Airflow Dagster Prefect Spark Flink "
+    "Snowflake BigQuery Redshift DuckDB ClickHouse Elasticsearch OpenSearch Grafana Prometheus Datadog Sentry "
+    "Alice Smith Bob Okafor Carol Tanaka Dmitri Novak Elena Garcia Farid Haddad Grace Lindqvist Hiro Chen "
+    "billing ledger invoice payment refund session token cache queue router scheduler index vault bridge relay"
+).split()
+SUFFIXES = ["DB", "SQL", "JS", "Hub", "Lab", "Cloud", "Server", "CLI", "API", "Core", "Kit", "io"]
+WORDS_EXTRA = ["Service", "Platform", "Cluster", "Team", "Project", "Client", "Worker", "Pipeline", "Engine"]
+
+
+def _typo(rng: random.Random, word: str) -> str:
+    if len(word) < 3:
+        return word + rng.choice("aeiou")
+    at = rng.choice([0, len(word) // 2, len(word) - 1])  # start, middle, end
+    op = rng.randrange(4)
+    letter = rng.choice("abcdefghijklmnopqrstuvwxyz")
+    if op == 0:
+        return word[:at] + word[at + 1 :]
+    if op == 1:
+        return word[:at] + letter + word[at:]
+    if op == 2:
+        return word[:at] + letter + word[at + 1 :]
+    at = min(at, len(word) - 2)
+    return word[:at] + word[at + 1] + word[at] + word[at + 2 :]
+
+
+def entity_names(count: int, seed: int = 11) -> list[str]:
+    """Distinct entity names with the variants real stores accumulate: case and punctuation
+    changes, typos at the start, middle and end, suffixes, versions, file names, longer forms."""
+    rng = random.Random(seed)
+    out: dict[str, None] = {}
+    while len(out) < count:
+        base = " ".join(rng.sample(BASES, rng.choice([1, 1, 2, 2, 3])))
+        if rng.random() < 0.3:
+            base += rng.choice(SUFFIXES)
+        if rng.random() < 0.05:
+            base += str(rng.randrange(10_000))  # a unique tail keeps big stores from being all variants
+        out.setdefault(base)
+        for _ in range(rng.randrange(4)):
+            kind = rng.randrange(9)
+            if kind == 0:
+                variant = base.lower()
+            elif kind == 1:
+                variant = base.replace(" ", "-").lower()
+            elif kind == 2:
+                variant = base.replace(" ", "")
+            elif kind == 3:
+                variant = _typo(rng, base)
+            elif kind == 4:
+                variant = f"{base} {rng.randrange(1, 20)}.{rng.randrange(10)}"
+            elif kind == 5:
+                variant = f"{base}.{rng.choice(['js', 'ts', 'md', 'py', 'json'])}"
+            elif kind == 6:
+                variant = (
+                    f"{rng.choice(WORDS_EXTRA)} {base}" if rng.random() < 0.5 else f"{base} {rng.choice(WORDS_EXTRA)}"
+                )
+            elif kind == 7:
+                variant = base.upper()
+            else:
+                variant = base + rng.choice(SUFFIXES)
+            out.setdefault(variant)
+    return list(out)[:count]

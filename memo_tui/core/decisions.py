@@ -168,8 +168,7 @@ def _answer_pair(namespace, question, action, actor, channel, swap) -> DecisionV
         raise MemoError(f"question {question.id}: one side was deleted; reject it or revert the delete")
     names = f"{question.left_name!r} / {question.right_name!r}"
     if left_id == right_id:
-        _settle(question, "moot", actor)
-        return _record(namespace, "moot", actor, channel, {"summary": f"{names}: already one entity"}, question.id)
+        return _moot(namespace, question, actor, channel)
     left, right = Entity.get_by_id(left_id), Entity.get_by_id(right_id)
     if action == "merge":
         canonical, absorbed = folds.canonical_order(left, right)
@@ -186,6 +185,18 @@ def _answer_pair(namespace, question, action, actor, channel, swap) -> DecisionV
     low, high = sorted((left_id, right_id))
     KeepApart.create(namespace=namespace, low_id=low, high_id=high, kind=action, decision=decision.id)
     return decision
+
+
+def _moot(namespace: str, question: Question, actor: str, channel: str) -> DecisionView:
+    _settle(question, "moot", actor)
+    names = f"{question.left_name!r} / {question.right_name!r}"
+    return _record(namespace, "moot", actor, channel, {"summary": f"{names}: already one entity"}, question.id)
+
+
+def settle_moot(namespace: str, question_id: int, actor: str, channel: str) -> DecisionView:
+    """Settle a pending question whose two sides were folded together meanwhile."""
+    with db.atomic():
+        return _moot(namespace, _claim(namespace, question_id), actor, channel)
 
 
 def _answer_passages(namespace, question, action, actor, channel, keep) -> DecisionView:

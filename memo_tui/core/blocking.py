@@ -1,0 +1,157 @@
+"""Candidate pairs from indexes, never from all pairs (DESIGN §4 "Blocking").
+
+Each index covers one family of rules completely, so no pair the rules would fold or ask about is
+lost (a test compares with a brute-force pass):
+
+- identical merge keys (rule 5) and identical accent-free keys (rule 6);
+- a dotted file suffix on the casefolded identity key (rule 4, `Vue.js` / `Vue`);
+- contiguous token runs one or two tokens shorter (rule 7);
+- for rule 8: exact prefixes up to three characters shorter, a PassJoin segment index for edit
+  distance 1 or 2, and a rarest-first trigram prefix filter for Jaccard >= 0.8.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+
+from memo_tui.core.rules import Name
+
+_SUFFIX = re.compile(r"^(.+)\.[a-z0-9]{1,4}$")
+Pair = tuple[int, int]
+
+
+def candidate_pairs(names: list[Name]) -> set[Pair]:
+    """Index positions (i, j), i < j, of the pairs worth judging."""
+    pairs: set[Pair] = set()
+    _same_key(pairs, (n.merge for n in names))
+    _same_key(pairs, (n.plain for n in names))
+    _file_suffix(pairs, names)
+    _token_runs(pairs, names)
+    eligible = [i for i, n in enumerate(names) if n.spelling_eligible]
+    keys = {i: names[i].merge for i in eligible}
+    _prefixes(pairs, keys)
+    _edit_distance(pairs, keys)
+    _trigram_prefix_filter(pairs, {i: names[i].grams for i in eligible})
+    return pairs
+
+
+def _add(pairs: set[Pair], i: int, j: int) -> None:
+    if i != j:
+        pairs.add((i, j) if i < j else (j, i))
+
+
+def _all_pairs(pairs: set[Pair], members: list[int]) -> None:
+    for x in range(len(members)):
+        for y in range(x + 1, len(members)):
+            _add(pairs, members[x], members[y])
+
+
+def _same_key(pairs: set[Pair], keys: Iterable[str]) -> None:
+    buckets: dict[str, list[int]] = defaultdict(list)
+    for i, key in enumerate(keys):
+        if key:
+            buckets[key].append(i)
+    for members in buckets.values():
+        if len(members) > 1:
+            _all_pairs(pairs, members)
+
+
+def _file_suffix(pairs: set[Pair], names: list[Name]) -> None:
+    by_key: dict[str, list[int]] = defaultdict(list)
+    for i, n in enumerate(names):
+        by_key[n.folded].append(i)
+    for i, n in enumerate(names):
+        match = _SUFFIX.match(n.folded)
+        if match:
+            for j in by_key.get(match.group(1), ()):
+                _add(pairs, i, j)
+
+
+def _token_runs(pairs: set[Pair], names: list[Name]) -> None:
+    """Rule 7 needs the shorter name's tokens as a contiguous run of a name 1-2 tokens longer."""
+    whole: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    for i, n in enumerate(names):
+        if n.words:
+            whole[n.words].append(i)
+    for i, n in enumerate(names):
+        count = len(n.words)
+        for length in (count - 1, count - 2):
+            if length < 1:
+                continue
+            for start in range(count - length + 1):
+                for j in whole.get(n.words[start : start + length], ()):
+                    # a one-token short side only counts between two people (Ada / Ada Lovelace)
+                    if length > 1 or (n.type == "person" and names[j].type == "person"):
+                        _add(pairs, i, j)
+
+
+def _prefixes(pairs: set[Pair], keys: dict[int, str]) -> None:
+    by_key: dict[str, list[int]] = defaultdict(list)
+    for i, key in keys.items():
+        by_key[key].append(i)
+    for i, key in keys.items():
+        for cut in (1, 2, 3):
+            for j in by_key.get(key[:-cut], ()) if len(key) - cut >= 5 else ():
+                _add(pairs, i, j)
+
+
+def _limit(length: int) -> int:
+    """Edit distance rule 8 allows, by the shorter key's length."""
+    return 2 if length >= 8 else 1
+
+
+def _segments(length: int, parts: int) -> list[tuple[int, int]]:
+    """(start, size) of `parts` near-equal segments covering a string of `length`."""
+    base, extra = divmod(length, parts)
+    out, start = [], 0
+    for index in range(parts):
+        size = base + (1 if index >= parts - extra else 0)
+        out.append((start, size))
+        start += size
+    return out
+
+
+def _edit_distance(pairs: set[Pair], keys: dict[int, str]) -> None:
+    """PassJoin: a string within k edits of a string of length L contains one of the L-string's k+1
+    segments at a position within k of where it stands in that string (pigeonhole)."""
+    index: dict[tuple[int, int, str], list[int]] = defaultdict(list)
+    for i, key in keys.items():
+        k = _limit(len(key))
+        for part, (start, size) in enumerate(_segments(len(key), k + 1)):
+            index[(len(key), part, key[start : start + size])].append(i)
+    lengths = {len(key) for key in keys.values()}
+    for i, key in keys.items():
+        for length in range(len(key) - 2, len(key) + 1):  # the indexed side is the shorter (or equal) one
+            if length not in lengths:
+                continue
+            k = _limit(length)
+            if len(key) - length > k:
+                continue
+            for part, (start, size) in enumerate(_segments(length, k + 1)):
+                for shift in range(-k, k + 1):
+                    at = start + shift
+                    if at < 0 or at + size > len(key):
+                        continue
+                    for j in index.get((length, part, key[at : at + size]), ()):
+                        _add(pairs, i, j)
+
+
+def _trigram_prefix_filter(pairs: set[Pair], grams: dict[int, frozenset[str]]) -> None:
+    """Jaccard >= t means sharing one of the first |A| - ceil(t |A|) + 1 trigrams, rarest first."""
+    frequency = Counter(g for gs in grams.values() for g in gs)
+    index: dict[str, list[int]] = defaultdict(list)
+    prefixes: dict[int, list[str]] = {}
+    for i, gs in grams.items():
+        ordered = sorted(gs, key=lambda g: (frequency[g], g))
+        prefixes[i] = ordered[: len(ordered) - math.ceil(0.8 * len(ordered)) + 1]
+        for g in prefixes[i]:
+            index[g].append(i)
+    for i, prefix in prefixes.items():
+        size = len(grams[i])
+        for g in prefix:
+            for j in index[g]:
+                if j > i and 0.8 * max(size, len(grams[j])) <= min(size, len(grams[j])):
+                    _add(pairs, i, j)

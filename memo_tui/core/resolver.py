@@ -1,0 +1,264 @@
+"""The resolution pass: block, judge, fold the certain, queue the uncertain (DESIGN §7).
+
+Idempotent: folded pairs are one entity afterwards, queued pairs are skipped while their question is
+pending, and settled pairs (reject / keep_both) are never asked again. At most `cap` entity questions
+are pending at once; what does not fit is counted as deferred and admitted by a later pass.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+
+from memo_tui.core import decisions
+from memo_tui.core.blocking import candidate_pairs
+from memo_tui.core.models import Alias, Entity, KeepApart, Mention, Passage, Question, db, utcnow
+from memo_tui.core.rules import Name, Verdict, judge_pair
+
+DEFAULT_CAP = 50
+AUTO = "auto"
+
+
+@dataclass
+class PassReport:
+    entities: int = 0
+    pairs_judged: int = 0
+    folded: int = 0
+    queued: int = 0
+    deferred: int = 0
+    rejected_by_rule: int = 0
+    skipped_settled: int = 0
+    already_queued: int = 0
+    moot: int = 0
+    seconds: float = 0.0
+    dry_run: bool = False
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Ask:
+    left: Name
+    right: Name
+    verdict: Verdict
+    impact: int
+
+
+def mention_counts(namespace: str) -> dict[int, int]:
+    """Entity id -> number of live passages that mention it through an active mention."""
+    query = (
+        Mention.select(Mention.entity, Mention.passage)
+        .join(Passage)
+        .where((Passage.namespace == namespace) & Passage.retired_at.is_null() & Mention.active)
+        .distinct()
+    )
+    counts: dict[int, int] = {}
+    sql, params = query.sql()
+    for entity_id, _ in db.execute_sql(sql, params).fetchall():
+        counts[entity_id] = counts.get(entity_id, 0) + 1
+    return counts
+
+
+def load_names(namespace: str) -> list[Name]:
+    rows = Entity.select(Entity.id, Entity.name, Entity.type).where(Entity.namespace == namespace).order_by(Entity.id)
+    return [Name(entity_id, name, kind) for entity_id, name, kind in rows.tuples()]
+
+
+class Homes:
+    """Where each entity id lives now, resolved in memory from the alias table."""
+
+    def __init__(self, namespace: str) -> None:
+        self.live = {
+            entity_id for (entity_id,) in Entity.select(Entity.id).where(Entity.namespace == namespace).tuples()
+        }
+        self.attached = dict(
+            Alias.select(Alias.original_id, Alias.attached_to)
+            .where((Alias.namespace == namespace) & Alias.original_id.is_null(False))
+            .tuples()
+        )
+
+    def __call__(self, entity_id: int) -> int | None:
+        seen: set[int] = set()
+        while entity_id not in self.live:
+            if entity_id in seen or entity_id not in self.attached:
+                return None
+            seen.add(entity_id)
+            entity_id = self.attached[entity_id]
+        return entity_id
+
+
+def settled_pairs(namespace: str, home: Homes) -> set[frozenset[int]]:
+    """Pairs a reviewer settled (reject / keep_both), followed through aliases."""
+    out = set()
+    for low, high in (
+        KeepApart.select(KeepApart.low_id, KeepApart.high_id).where(KeepApart.namespace == namespace).tuples()
+    ):
+        a, b = home(low), home(high)
+        if a is not None and b is not None and a != b:
+            out.add(frozenset((a, b)))
+    return out
+
+
+def resolve(
+    namespace: str,
+    cap: int = DEFAULT_CAP,
+    dry_run: bool = False,
+    progress: Callable[[int, int], None] | None = None,
+) -> PassReport:
+    """One resolution pass over a namespace."""
+    started = time.perf_counter()
+    report = PassReport(dry_run=dry_run)
+    home = Homes(namespace)
+    report.moot = _settle_moot_questions(namespace, home, dry_run)
+    names = load_names(namespace)
+    report.entities = len(names)
+    counts = mention_counts(namespace)
+    settled = settled_pairs(namespace, home)
+    pending = _pending_pairs(namespace, home)
+    fold_edges: list[tuple[Name, Name]] = []
+    asks: list[Ask] = []
+    pairs = sorted(candidate_pairs(names))
+    for done, (i, j) in enumerate(pairs, 1):
+        a, b = names[i], names[j]
+        pair = frozenset((a.id, b.id))
+        if pair in settled:
+            report.skipped_settled += 1
+            continue
+        verdict = judge_pair(a, b)
+        report.pairs_judged += 1
+        if verdict.kind == "fold":
+            fold_edges.append((a, b))
+        elif verdict.kind == "ask":
+            if pair in pending:
+                report.already_queued += 1
+            else:
+                asks.append(Ask(a, b, verdict, min(counts.get(a.id, 0), counts.get(b.id, 0))))
+        else:
+            report.rejected_by_rule += 1
+        if progress is not None and done % 5000 == 0:
+            progress(done, len(pairs))
+    absorbed_into = _apply_folds(namespace, fold_edges, counts, asks, report, dry_run)
+    asks = _follow_folds(asks, absorbed_into, counts, settled, pending)
+    _admit(namespace, asks, cap, report, dry_run)
+    if progress is not None:
+        progress(len(pairs), len(pairs))
+    report.seconds = round(time.perf_counter() - started, 3)
+    return report
+
+
+def _rank(name: Name, counts: dict[int, int]) -> tuple:
+    """Canonical first: more active mentions, longer name, more capitals, smaller id (DESIGN §6)."""
+    return (-counts.get(name.id, 0), -len(name.name), -sum(ch.isupper() for ch in name.name), name.id)
+
+
+def _apply_folds(namespace, edges, counts, asks, report, dry_run) -> dict[int, Name]:
+    """Fold each connected group of fold verdicts into its best-ranked member; members that do not
+    fold with that canonical directly (say, declared types differ) become questions instead."""
+    parent: dict[int, Name] = {}
+
+    def find(n: Name) -> Name:
+        while parent.get(n.id, n).id != n.id:
+            n = parent[n.id]
+        return n
+
+    for a, b in edges:
+        ra, rb = find(a), find(b)
+        if ra.id != rb.id:
+            parent[rb.id] = ra
+            parent.setdefault(ra.id, ra)
+    groups: dict[int, list[Name]] = {}
+    for a, b in edges:
+        for n in (a, b):
+            groups.setdefault(find(n).id, [])
+            if n not in groups[find(n).id]:
+                groups[find(n).id].append(n)
+    absorbed_into: dict[int, Name] = {}
+    for members in groups.values():
+        canonical, *rest = sorted(members, key=lambda n: _rank(n, counts))
+        for member in rest:
+            verdict = judge_pair(canonical, member)
+            if verdict.kind != "fold":
+                asks.append(Ask(canonical, member, verdict, min(counts.get(canonical.id, 0), counts.get(member.id, 0))))
+                continue
+            if not dry_run:
+                decisions.fold_entities(
+                    namespace,
+                    Entity.get_by_id(canonical.id),
+                    Entity.get_by_id(member.id),
+                    AUTO,
+                    AUTO,
+                    rule=verdict.rule,
+                    score=verdict.score,
+                )
+            counts[canonical.id] = counts.get(canonical.id, 0) + counts.get(member.id, 0)
+            absorbed_into[member.id] = canonical
+            report.folded += 1
+    return absorbed_into
+
+
+def _follow_folds(asks, absorbed_into, counts, settled, pending) -> list[Ask]:
+    """Questions about entities folded in this pass are asked about their canonical instead."""
+    out: dict[frozenset[int], Ask] = {}
+    for ask in asks:
+        left, right = absorbed_into.get(ask.left.id, ask.left), absorbed_into.get(ask.right.id, ask.right)
+        pair = frozenset((left.id, right.id))
+        if left.id == right.id or pair in settled or pair in pending or pair in out:
+            continue
+        verdict = ask.verdict if (left, right) == (ask.left, ask.right) else judge_pair(left, right)
+        if verdict.kind == "ask":
+            out[pair] = Ask(left, right, verdict, min(counts.get(left.id, 0), counts.get(right.id, 0)))
+    return list(out.values())
+
+
+def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_run: bool) -> None:
+    """Queue the highest-impact questions up to the cap; count the rest as deferred."""
+    waiting = Question.select().where(
+        (Question.namespace == namespace) & (Question.kind == "entity_pair") & (Question.status == "pending")
+    )
+    slots = max(0, cap - waiting.count())
+    asks.sort(key=lambda q: (-q.impact, -q.verdict.score, min(q.left.id, q.right.id), max(q.left.id, q.right.id)))
+    admitted, report.deferred = asks[:slots], max(0, len(asks) - slots)
+    report.queued = len(admitted)
+    if dry_run or not admitted:
+        return
+    now = utcnow()
+    rows = [
+        {
+            "namespace": namespace,
+            "kind": "entity_pair",
+            "left_id": q.left.id,
+            "right_id": q.right.id,
+            "left_name": q.left.name,
+            "right_name": q.right.name,
+            "score": q.verdict.score,
+            "rule": q.verdict.rule,
+            "reason": q.verdict.reason,
+            "impact": q.impact,
+            "created_at": now,
+        }
+        for q in admitted
+    ]
+    with db.atomic():
+        for start in range(0, len(rows), 500):
+            Question.insert_many(rows[start : start + 500]).execute()
+
+
+def _pending_pairs(namespace: str, home: Homes) -> set[frozenset[int]]:
+    rows = Question.select(Question.left_id, Question.right_id).where(
+        (Question.namespace == namespace) & (Question.kind == "entity_pair") & (Question.status == "pending")
+    )
+    return {frozenset((home(a), home(b))) for a, b in rows.tuples()}
+
+
+def _settle_moot_questions(namespace: str, home: Homes, dry_run: bool) -> int:
+    """Pending questions whose two sides are already one entity are settled as moot."""
+    rows = Question.select(Question.id, Question.left_id, Question.right_id).where(
+        (Question.namespace == namespace) & (Question.kind == "entity_pair") & (Question.status == "pending")
+    )
+    moot = [qid for qid, a, b in rows.tuples() if home(a) is not None and home(a) == home(b)]
+    if moot and not dry_run:
+        for qid in moot:
+            decisions.settle_moot(namespace, qid, AUTO, AUTO)
+    return len(moot)

@@ -1,0 +1,197 @@
+"""The verdict rules: `judge_pair(a, b)` -> fold, ask or no, with a score and a reason (DESIGN §4).
+
+Rules run in order and the first that matches decides. The "no" rules come first because the pairs
+that look most alike (versions, file names) are often the ones that must stay apart.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+from rapidfuzz.distance import Levenshtein
+
+from memo_tui.core.keys import digit_runs, identity_key, merge_key, strip_accents, tokens, trigrams
+
+COMMON_WORD_ZIPF = 3.0
+_DOT_SUFFIX = re.compile(r"^(.+)\.([a-z0-9]{1,4})$")
+
+
+@dataclass(frozen=True)
+class Verdict:
+    kind: str  # fold / ask / no
+    score: float
+    rule: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class Name:
+    """Everything the rules need about one entity's name, computed once."""
+
+    id: int | None
+    name: str
+    type: str | None = None
+    key: str = field(init=False)
+    folded: str = field(init=False)  # casefolded identity key
+    merge: str = field(init=False)
+    plain: str = field(init=False)  # merge key without accents
+    words: tuple[str, ...] = field(init=False)  # casefolded tokens
+    digits: tuple[str, ...] = field(init=False)
+    grams: frozenset[str] = field(init=False)
+    spelling_eligible: bool = field(init=False)  # rule 8 asks only about long, varied enough names
+
+    def __post_init__(self) -> None:
+        merge = merge_key(self.name)
+        values = {
+            "key": identity_key(self.name),
+            "merge": merge,
+            "plain": strip_accents(merge),
+            "words": tuple(t.casefold() for t in tokens(self.name)),
+            "digits": digit_runs(self.name),
+            "grams": trigrams(merge),
+            "spelling_eligible": len(merge) >= 5 and entropy(merge) >= 1.5,
+        }
+        values["folded"] = values["key"].casefold()
+        for attribute, value in values.items():
+            object.__setattr__(self, attribute, value)
+
+
+def entropy(text: str) -> float:
+    """Shannon entropy of the characters of `text`, in bits."""
+    counts = Counter(text)
+    total = len(text)
+    return -sum(n / total * math.log2(n / total) for n in counts.values()) if total else 0.0
+
+
+@lru_cache(maxsize=65536)
+def is_common_word(word: str) -> bool:
+    """A common word of English by a maintained frequency list (wordfreq, Zipf >= 3.0)."""
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word, "en") >= COMMON_WORD_ZIPF
+
+
+def _type_note(a: Name, b: Name) -> str:
+    if a.type and b.type and a.type != b.type:
+        return f"; types differ ({a.type} / {b.type})"
+    return ""
+
+
+def judge_pair(a: Name, b: Name, settled: bool = False) -> Verdict:
+    """The verdict for two names; `settled` is true when a keep-apart decision covers the pair."""
+    if (a.id is not None and a.id == b.id) or not a.merge or not b.merge:
+        return Verdict("no", 0.0, "same-or-empty", "the same entity, or a name with no letters or digits")
+    if settled:
+        return Verdict("no", 0.0, "settled", "a reviewer already decided this pair")
+    if a.digits != b.digits:
+        return Verdict("no", 0.0, "numbers-differ", _digits_reason(a, b))
+    note = _type_note(a, b)
+    verdict = _file_suffix(a, b, note)
+    if verdict is not None:
+        return verdict
+    if a.merge == b.merge:
+        return _identical_merge_keys(a, b, note)
+    if a.plain == b.plain:
+        return Verdict("ask", 0.9, "accents", f"the names differ only in accents{note}")
+    verdict = _containment(a, b, note)
+    if verdict is not None:
+        return verdict
+    verdict = _spelling_variant(a, b, note)
+    if verdict is not None:
+        return verdict
+    return Verdict("no", 0.0, "different", "the names are not spelling variants of each other")
+
+
+def _digits_reason(a: Name, b: Name) -> str:
+    if a.digits and b.digits:
+        return f"the numbers differ ({'.'.join(a.digits)} / {'.'.join(b.digits)}): versions stay apart"
+    return "only one name carries a number: a version stays apart from the unversioned name"
+
+
+def _file_suffix(a: Name, b: Name, note: str) -> Verdict | None:
+    """Rule 4: `memloom.ts` / `memloom`, `CLAUDE.md` / `Claude` are a file and a thing; `Vue.js` asks."""
+    short, long = (a, b) if len(a.key) <= len(b.key) else (b, a)
+    if "." not in long.folded or not long.folded.startswith(short.folded):
+        return None
+    match = _DOT_SUFFIX.match(long.folded)
+    if match is None or match.group(1) != short.folded:
+        return None
+    if match.group(2) == "js":
+        return Verdict("ask", 0.7, "js-suffix", f"'{long.key}' may be the JavaScript name of '{short.key}'{note}")
+    return Verdict("no", 0.0, "file-suffix", f"'{long.key}' names a file, not '{short.key}' itself")
+
+
+def _identical_merge_keys(a: Name, b: Name, note: str) -> Verdict:
+    """Rule 5: same letters and digits once case and punctuation are set aside; folds, with escapes."""
+    if len(a.merge) < 3:
+        return Verdict("ask", 0.65, "short-key", f"the names agree but are too short to be sure (C# / C){note}")
+    a_punct, b_punct = not a.key[0].isalnum(), not b.key[0].isalnum()
+    if a_punct != b_punct:
+        return Verdict(
+            "ask", 0.65, "leading-punctuation", f"only one name starts with punctuation (.next / Next){note}"
+        )
+    if a.type and b.type and a.type != b.type:
+        return Verdict("ask", 0.8, "types-differ", f"same spelling, but declared as {a.type} and {b.type}")
+    if a.key != b.key and a.key.casefold() == b.key.casefold():
+        caps = [n for n in (a, b) if _all_capitals(n.key)]
+        if len(caps) == 1:
+            return Verdict("ask", 0.75, "case-acronym", f"'{caps[0].key}' may be an acronym of its own{note}")
+        lower = [n for n in (a, b) if n.key == n.key.casefold()]
+        if lower and len(lower[0].words) == 1 and is_common_word(lower[0].key):
+            return Verdict("ask", 0.7, "case-common-word", f"'{lower[0].key}' is also a common word{note}")
+    return Verdict("fold", 1.0, "same-merge-key", "the names differ only in case, spacing or punctuation")
+
+
+def _all_capitals(key: str) -> bool:
+    letters = [ch for ch in key if ch.isalpha()]
+    return len(letters) > 1 and all(ch.isupper() for ch in letters)
+
+
+def _containment(a: Name, b: Name, note: str) -> Verdict | None:
+    """Rule 7: `Claude Opus 4.8` / `Opus 4.8`; `Ada` / `Ada Lovelace` only when both are people."""
+    short, long = (a, b) if len(a.words) <= len(b.words) else (b, a)
+    extra = len(long.words) - len(short.words)
+    people = a.type == "person" and b.type == "person"
+    if not 1 <= extra <= 2 or len(short.words) < (1 if people else 2):
+        return None
+    n = len(short.words)
+    if not any(long.words[i : i + n] == short.words for i in range(extra + 1)):
+        return None
+    what = "the same person written short and long" if people and n == 1 else "a shorter form of the longer name"
+    return Verdict("ask", round(0.6 + 0.2 * n / len(long.words), 3), "contained", f"'{short.key}' may be {what}{note}")
+
+
+def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
+    """Rule 8: typos and near spellings (`memlom` / `memloom`, `Postgres` / `PostgreSQL`, `Mongo` / `MongoDB`)."""
+    if not (a.spelling_eligible and b.spelling_eligible):
+        return None
+    short, long = (a.merge, b.merge) if len(a.merge) <= len(b.merge) else (b.merge, a.merge)
+    limit = 2 if len(short) >= 8 else 1
+    distance = Levenshtein.distance(short, long, score_cutoff=limit)
+    if distance <= limit:
+        plural = "s" if distance > 1 else ""
+        return _variant(
+            "edit-distance", _similarity(short, long), f"the spellings are {distance} edit{plural} apart{note}"
+        )
+    small, large = sorted((len(a.grams), len(b.grams)))
+    if small >= 0.8 * large:
+        shared = len(a.grams & b.grams)
+        jaccard = shared / (len(a.grams) + len(b.grams) - shared)
+        if jaccard >= 0.8:
+            return _variant("trigrams", jaccard, f"the spellings share {jaccard:.0%} of their letter triples{note}")
+    if len(long) - len(short) <= 3 and long.startswith(short):
+        extra = len(long) - len(short)
+        return _variant("prefix", _similarity(short, long), f"'{long}' is '{short}' with {extra} more letters{note}")
+    return None
+
+
+def _similarity(a: str, b: str) -> float:
+    return 1 - Levenshtein.normalized_distance(a, b)
+
+
+def _variant(rule: str, similarity: float, reason: str) -> Verdict:
+    return Verdict("ask", round(min(0.95, 0.6 + 0.35 * similarity), 3), rule, reason)
