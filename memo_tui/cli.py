@@ -89,11 +89,26 @@ def build_parser() -> argparse.ArgumentParser:
     rename.add_argument("new_name", metavar="NEW")
 
     sub.add_parser("queue", parents=[common], help="pending questions, ranked")
+
+    judge = sub.add_parser("judge", parents=[common], help="explain the verdict for two names")
+    judge.add_argument("a", metavar="A")
+    judge.add_argument("b", metavar="B")
+    judge.add_argument("--type-a", metavar="T")
+    judge.add_argument("--type-b", metavar="T")
+
+    resolve = sub.add_parser(
+        "resolve", parents=[common], help="run a resolution pass: fold the certain, queue the rest"
+    )
+    resolve.add_argument("--dry-run", action="store_true", help="report what would happen; change nothing")
+    resolve.add_argument("--cap", type=int, default=50, help="most pending entity questions (default: %(default)s)")
+
+    evaluate = sub.add_parser("eval", parents=[common], help="score the rules on labelled pairs (JSONL)")
+    evaluate.add_argument("pairs", metavar="PAIRS.jsonl")
     return parser
 
 
 @contextmanager
-def _progress(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
+def _progress(enabled: bool, label: str = "ingesting") -> Iterator[Callable[[int, int], None] | None]:
     """A progress bar on stderr for long work, when a person is watching."""
     if not enabled or not sys.stderr.isatty():
         yield None
@@ -109,7 +124,7 @@ def _progress(enabled: bool) -> Iterator[Callable[[int, int], None] | None]:
         console=Console(stderr=True),
         transient=True,
     ) as bar:
-        task = bar.add_task("ingesting", total=None)
+        task = bar.add_task(label, total=None)
 
         def update(done: int, total: int) -> None:
             bar.update(task, completed=done, total=total)
@@ -212,6 +227,50 @@ def cmd_queue(args: argparse.Namespace) -> int:
         for q in items
     ]
     _print(args, [q.as_dict() for q in items], "\n".join(lines) or "nothing pending")
+    return 0
+
+
+@command("judge")
+def cmd_judge(args: argparse.Namespace) -> int:
+    from memo_tui.core.rules import Name, judge_pair
+
+    verdict = judge_pair(Name(None, args.a, args.type_a), Name(None, args.b, args.type_b))
+    _print(args, verdict.__dict__, f"{verdict.kind} ({verdict.score:.2f}, {verdict.rule}): {verdict.reason}")
+    return 0
+
+
+@command("resolve")
+def cmd_resolve(args: argparse.Namespace) -> int:
+    from memo_tui.core.resolver import resolve
+
+    if args.cap < 0:
+        raise MemoError("--cap must be 0 or more")
+    with _progress(not args.json, "resolving") as progress:
+        report = resolve(args.ns, cap=args.cap, dry_run=args.dry_run, progress=progress)
+    text = (
+        f"{'dry run: ' if report.dry_run else ''}{report.entities} entities, {report.pairs_judged} pairs judged: "
+        f"{report.folded} folded, {report.queued} queued, {report.deferred} deferred, "
+        f"{report.rejected_by_rule} rejected by rule, {report.skipped_settled} skipped as settled, "
+        f"{report.already_queued} already queued, {report.moot} moot; {report.seconds:.2f} s"
+    )
+    _print(args, report.as_dict(), text)
+    return 0
+
+
+@command("eval")
+def cmd_eval(args: argparse.Namespace) -> int:
+    from memo_tui.core.evaluate import evaluate, read_pairs
+
+    result = evaluate(read_pairs(args.pairs))
+    lines = [
+        f"pairs: {result.pairs} ({result.same} same)",
+        f"folded: {result.folded}  asked: {result.asked}  rejected: {result.rejected}",
+        f"fold precision: {result.fold_precision:.3f}",
+        f"same-pairs folded or asked: {result.surfaced_share:.3f}",
+        f"asked but different: {result.asked_different}",
+    ]
+    lines += [f"wrong fold: {w['a']!r} / {w['b']!r} ({w['rule']})" for w in result.wrong_folds]
+    _print(args, result.as_dict(), "\n".join(lines))
     return 0
 
 

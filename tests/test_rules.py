@@ -1,0 +1,169 @@
+"""judge_pair, rule by rule, on named pairs from real naming (DESIGN §4, issue 4)."""
+
+import pytest
+
+from memo_tui.core.rules import Name, entropy, judge_pair
+
+P = "person"
+
+# (a, b, type_a, type_b, expected kind, expected rule)
+TABLE = [
+    # rule 1: same entity or no letters/digits
+    ("---", "Claude Code", None, None, "no", "same-or-empty"),
+    ("🚀", "🚀🚀", None, None, "no", "same-or-empty"),
+    # rule 3: numbers differ, or only one side has them
+    ("Opus 4.7", "Opus 4.8", None, None, "no", "numbers-differ"),
+    ("Postgres 15", "Postgres", None, None, "no", "numbers-differ"),
+    ("Python 3.11", "Python 3.12", None, None, "no", "numbers-differ"),
+    ("claude-opus-4-8", "claude-opus-4-7", None, None, "no", "numbers-differ"),
+    ("GPT-4", "GPT-4o", None, None, "no", "different"),  # same digits, but 4-letter keys are too short to judge
+    ("iPhone 15", "iPhone 15 Pro", None, None, "ask", "contained"),
+    ("S3", "S4", None, None, "no", "numbers-differ"),
+    ("Windows 10", "Windows 11", None, None, "no", "numbers-differ"),
+    ("v1.2.0", "v1.2.1", None, None, "no", "numbers-differ"),
+    ("48", "4.8", None, None, "no", "numbers-differ"),
+    ("HTTP/2", "HTTP", None, None, "no", "numbers-differ"),
+    ("Vue 3", "Vue", None, None, "no", "numbers-differ"),
+    # rule 4: file names beside the thing they are named after
+    ("memloom.ts", "memloom", None, None, "no", "file-suffix"),
+    ("CLAUDE.md", "Claude", None, None, "no", "file-suffix"),
+    ("README.md", "README", None, None, "no", "file-suffix"),
+    ("setup.py", "setup", None, None, "no", "file-suffix"),
+    ("config.yaml", "config", None, None, "no", "file-suffix"),
+    ("Vue.js", "Vue", None, None, "ask", "js-suffix"),
+    ("Node.js", "Node", None, None, "ask", "js-suffix"),
+    ("Next.js", "next", None, None, "ask", "js-suffix"),
+    ("package.json", "package", None, None, "no", "file-suffix"),
+    # rule 5: identical merge keys fold ...
+    ("Claude Code", "claude-code", None, None, "fold", "same-merge-key"),
+    ("ClaudeCode", "Claude Code", None, None, "fold", "same-merge-key"),
+    ("GPT4", "GPT-4", None, None, "fold", "same-merge-key"),
+    ("GitHub Actions", "Github actions", None, None, "fold", "same-merge-key"),
+    ("PostgreSQL", "Postgre SQL", None, None, "fold", "same-merge-key"),
+    ("memory_entities", "memory-entities", None, None, "fold", "same-merge-key"),
+    ("JavaScript", "Java Script", None, None, "fold", "same-merge-key"),
+    ("e-mail", "email", None, None, "fold", "same-merge-key"),
+    ("Type Script", "TypeScript", None, None, "fold", "same-merge-key"),
+    ("OpenAI", "Open AI", None, None, "fold", "same-merge-key"),
+    ("Alice Smith", "alice smith", P, P, "fold", "same-merge-key"),  # multi-word lowercase is not a common word
+    ("Kubernetes", "kubernetes", None, None, "fold", "same-merge-key"),  # rare word: case-only still folds
+    ("MongoDB", "mongodb", None, None, "fold", "same-merge-key"),
+    ("Straße", "strasse", None, None, "fold", "same-merge-key"),
+    # ... except these, which ask
+    ("C#", "C", None, None, "ask", "short-key"),
+    ("C++", "C", None, None, "ask", "short-key"),
+    ("F#", "F", None, None, "ask", "short-key"),
+    (".next", "Next", None, None, "ask", "leading-punctuation"),
+    (".env", "env", None, None, "ask", "leading-punctuation"),
+    ("_internal", "internal", None, None, "ask", "leading-punctuation"),
+    ("Mercury", "mercury", "org", "tool", "ask", "types-differ"),
+    ("Jordan", "Jordan", "person", "place", "ask", "types-differ"),
+    ("SHIP", "Ship", None, None, "ask", "case-acronym"),
+    ("HCM", "hcm", None, None, "ask", "case-acronym"),
+    ("AWS", "Aws", None, None, "ask", "case-acronym"),
+    ("NOTE", "Note", None, None, "ask", "case-acronym"),
+    ("atlas", "Atlas", None, None, "ask", "case-common-word"),
+    ("square", "Square", None, None, "ask", "case-common-word"),
+    ("cursor", "Cursor", None, None, "ask", "case-common-word"),
+    ("Slack", "slack", None, None, "ask", "case-common-word"),
+    ("Notion", "notion", None, None, "ask", "case-common-word"),
+    ("Rust", "rust", None, None, "ask", "case-common-word"),
+    # rule 6: accents
+    ("Café", "Cafe", None, None, "ask", "accents"),
+    ("Zoë", "Zoe", P, P, "ask", "accents"),
+    ("São Paulo", "Sao Paulo", None, None, "ask", "accents"),
+    ("Pokémon", "Pokemon", None, None, "ask", "accents"),
+    # rule 7: one name inside the other
+    ("Claude Opus 4.8", "Opus 4.8", None, None, "ask", "contained"),
+    ("Ada", "Ada Lovelace", P, P, "ask", "contained"),
+    ("John", "John Smith", P, P, "ask", "contained"),
+    ("John", "John Doe", P, P, "ask", "contained"),
+    ("Acme Gateway", "Acme Gateway Service", None, None, "ask", "contained"),
+    ("Google Cloud", "Google Cloud Platform", None, None, "ask", "contained"),
+    ("Visual Studio Code", "Microsoft Visual Studio Code", None, None, "ask", "contained"),
+    ("Ada", "Ada Lovelace", None, None, "no", "different"),
+    ("Ada", "Ada King Countess of Lovelace", P, P, "no", "different"),
+    ("memloom", "memloom serve", None, None, "no", "different"),
+    ("Amazon", "Amazon Web Services", None, None, "no", "different"),
+    # rule 8: spelling variants
+    ("Postgres", "PostgreSQL", None, None, "ask", "edit-distance"),
+    ("memlom", "memloom", None, None, "ask", "edit-distance"),
+    ("Mongo", "MongoDB", None, None, "ask", "prefix"),
+    ("Kubernetes", "Kubernets", None, None, "ask", "edit-distance"),
+    ("Elasticsearch", "Elasticsaerch", None, None, "ask", "edit-distance"),
+    ("Terraform", "Teraform", None, None, "ask", "edit-distance"),
+    ("Anthropic", "Antropic", None, None, "ask", "edit-distance"),
+    ("Grafana", "Graphana", None, None, "no", "different"),  # two edits on a 7-letter key: too far
+    ("Jenkins", "Jenkin", None, None, "ask", "edit-distance"),
+    ("Redis", "Rediss", None, None, "ask", "edit-distance"),
+    ("Prometheus", "Promethues", None, None, "ask", "edit-distance"),
+    ("Snowflake", "Snowflakes", None, None, "ask", "edit-distance"),
+    ("ClickHouse", "Clickhouses", None, None, "ask", "edit-distance"),
+    ("Webpack", "Webpacker", None, None, "ask", "prefix"),
+    # rule 8 does not ask about short or repetitive names
+    ("Bob", "Rob", P, P, "no", "different"),
+    ("Jira", "Jina", None, None, "no", "different"),
+    ("aaaaaa", "aaaaab", None, None, "no", "different"),
+    ("Go", "Gs", None, None, "no", "different"),
+    # rule 9: anything else
+    ("Robert", "Bob", P, P, "no", "different"),
+    ("memory_entities", "memory_edges", None, None, "no", "different"),
+    ("React", "Preact", None, None, "ask", "edit-distance"),
+    ("Kafka", "Flink", None, None, "no", "different"),
+    ("Acme Gateway", "Acme Router", None, None, "no", "different"),
+    ("Alice Smith", "Alice Jones", P, P, "no", "different"),
+]
+
+
+@pytest.mark.parametrize(("a", "b", "type_a", "type_b", "kind", "rule"), TABLE, ids=[f"{r[0]}|{r[1]}" for r in TABLE])
+def test_judge_pair(a, b, type_a, type_b, kind, rule):
+    verdict = judge_pair(Name(1, a, type_a), Name(2, b, type_b))
+    assert (verdict.kind, verdict.rule) == (kind, rule), verdict.reason
+    assert judge_pair(Name(2, b, type_b), Name(1, a, type_a)).kind == kind  # order does not matter
+    if kind == "fold":
+        assert verdict.score == 1.0
+    elif kind == "ask":
+        assert 0.6 <= verdict.score <= 0.95
+    assert verdict.reason
+
+
+def test_the_table_covers_every_rule():
+    assert len(TABLE) >= 80
+    rules = {rule for *_, rule in TABLE}
+    assert rules >= {
+        "same-or-empty",
+        "numbers-differ",
+        "file-suffix",
+        "js-suffix",
+        "same-merge-key",
+        "short-key",
+        "leading-punctuation",
+        "types-differ",
+        "case-acronym",
+        "case-common-word",
+        "accents",
+        "contained",
+        "edit-distance",
+        "prefix",
+        "different",
+    }
+
+
+def test_same_entity_and_settled_pairs_are_never_asked():
+    assert judge_pair(Name(7, "Postgres"), Name(7, "PostgreSQL")).rule == "same-or-empty"
+    assert judge_pair(Name(1, "Postgres"), Name(2, "PostgreSQL"), settled=True).rule == "settled"
+
+
+def test_reason_notes_a_type_difference():
+    verdict = judge_pair(Name(1, "Kubernetes", "tool"), Name(2, "Kubernets", "org"))
+    assert verdict.kind == "ask" and "types differ (tool / org)" in verdict.reason
+
+
+def test_trigram_rule_catches_a_transposition_in_a_long_name():
+    verdict = judge_pair(Name(1, "observabilityplatform"), Name(2, "observabiltiyplatform"))
+    assert verdict.kind == "ask"
+
+
+def test_entropy():
+    assert entropy("aaaa") == 0.0
+    assert entropy("abab") == 1.0
