@@ -96,7 +96,7 @@ def entity_names(count: int, seed: int = 11) -> list[str]:
             base += str(rng.randrange(10_000))  # a unique tail keeps big stores from being all variants
         out.setdefault(base)
         for _ in range(rng.randrange(4)):
-            kind = rng.randrange(9)
+            kind = rng.randrange(13)
             if kind == 0:
                 variant = base.lower()
             elif kind == 1:
@@ -115,7 +115,16 @@ def entity_names(count: int, seed: int = 11) -> list[str]:
                 )
             elif kind == 7:
                 variant = base.upper()
-            else:
+            elif kind == 8:
                 variant = base + rng.choice(SUFFIXES)
+            elif kind == 9:
+                variant = "".join(word[0].upper() for word in base.split()) or base
+            elif kind == 10:
+                variant = f"{base} {rng.choice(['Inc', 'Corp', 'GmbH', 'Ltd', 'Foundation', 'University'])}"
+            elif kind == 11:
+                words = base.split()
+                variant = " ".join([words[0][0] + "."] + words[1:]) if len(words) > 1 else base
+            else:
+                variant = " ".join(reversed(base.split()))
             out.setdefault(variant)
     return list(out)[:count]

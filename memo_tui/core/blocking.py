@@ -30,10 +30,14 @@ def candidate_pairs(names: list[Name]) -> set[Pair]:
     _same_key(pairs, (n.plain for n in names))
     _file_suffix(pairs, names)
     _token_runs(pairs, names)
+    _company_suffixes(pairs, names)
+    _acronyms(pairs, names)
+    _people(pairs, names)
     eligible = [i for i, n in enumerate(names) if n.spelling_eligible]
     keys = {i: names[i].merge for i in eligible}
     _prefixes(pairs, keys)
     _edit_distance(pairs, keys)
+    _swaps(pairs, keys)
     _trigram_prefix_filter(pairs, {i: names[i].grams for i in eligible})
     return pairs
 
@@ -137,6 +141,54 @@ def _edit_distance(pairs: set[Pair], keys: dict[int, str]) -> None:
                         continue
                     for j in index.get((length, part, key[at : at + size]), ()):
                         _add(pairs, i, j)
+
+
+def _swaps(pairs: set[Pair], keys: dict[int, str]) -> None:
+    """Short keys (edit limit 1) one adjacent transposition apart."""
+    by_key: dict[str, list[int]] = defaultdict(list)
+    for i, key in keys.items():
+        by_key[key].append(i)
+    for i, key in keys.items():
+        if len(key) < 8:
+            for at in range(len(key) - 1):
+                for j in by_key.get(key[:at] + key[at + 1] + key[at] + key[at + 2 :], ()):
+                    _add(pairs, i, j)
+
+
+def _company_suffixes(pairs: set[Pair], names: list[Name]) -> None:
+    buckets: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    for i, n in enumerate(names):
+        if n.core:
+            buckets[n.core].append(i)
+    for members in buckets.values():
+        if len(members) > 1 and any(names[i].core != names[i].words for i in members):
+            _all_pairs(pairs, members)
+
+
+def _acronyms(pairs: set[Pair], names: list[Name]) -> None:
+    by_initials: dict[str, list[int]] = defaultdict(list)
+    for i, n in enumerate(names):
+        for initials in n.initials:
+            by_initials[initials].append(i)
+    for i, n in enumerate(names):
+        if n.acronym:
+            for j in by_initials.get(n.folded, ()):
+                _add(pairs, i, j)
+
+
+def _people(pairs: set[Pair], names: list[Name]) -> None:
+    """People sharing a name token, or an initial / short form of one (J. Smith, Hiro Tanaka)."""
+    people = [i for i, n in enumerate(names) if n.type == "person" and len(n.words) >= 2]
+    by_head: dict[str, list[int]] = defaultdict(list)
+    for i in people:
+        for word in set(names[i].words):
+            by_head[word[:1] if len(word) < 3 else word[:3]].append(i)
+    for i in people:
+        for word in set(names[i].words):
+            heads = {word[:1]} if len(word) < 3 else {word[:1], word[:3]}
+            for head in heads:
+                for j in by_head.get(head, ()):
+                    _add(pairs, i, j)
 
 
 def _trigram_prefix_filter(pairs: set[Pair], grams: dict[int, frozenset[str]]) -> None:

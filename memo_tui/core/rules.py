@@ -42,6 +42,9 @@ class Name:
     words: tuple[str, ...] = field(init=False)  # casefolded tokens
     digits: tuple[str, ...] = field(init=False)
     grams: frozenset[str] = field(init=False)
+    core: tuple[str, ...] = field(init=False)  # tokens without company suffixes (Inc, Corp, GmbH, ...)
+    acronym: bool = field(init=False)  # one token of 2-6 letters, two or more capitals: AWS, RoR
+    initials: frozenset[str] = field(init=False)  # of 2+ tokens, with and without small words
     spelling_eligible: bool = field(init=False)  # rule 8 asks only about long, varied enough names
 
     def __post_init__(self) -> None:
@@ -56,8 +59,32 @@ class Name:
             "spelling_eligible": len(merge) >= 5 and entropy(merge) >= 1.5,
         }
         values["folded"] = values["key"].casefold()
+        words = values["words"]
+        values["core"] = tuple(w for w in words if w not in COMPANY_SUFFIXES)
+        letters = values["key"]
+        values["acronym"] = (
+            len(words) == 1 and 2 <= len(letters) <= 6 and letters.isalpha() and sum(c.isupper() for c in letters) >= 2
+        )
+        values["initials"] = _initials(words)
         for attribute, value in values.items():
             object.__setattr__(self, attribute, value)
+
+
+# Legal and institutional suffixes of organisation names: a closed, well-known set.
+COMPANY_SUFFIXES = frozenset(
+    "inc incorporated corp corporation co company llc ltd limited plc gmbh ag sa nv bv pbc group holdings "
+    "foundation university".split()
+)
+SMALL_WORDS = frozenset("of on the and for de der la le".split())
+
+
+def _initials(words: tuple[str, ...]) -> frozenset[str]:
+    """Initials of a multi-token name, with and without small words ('ror', 'rr' for Ruby on Rails)."""
+    if len(words) < 2:
+        return frozenset()
+    letters = [w[0] for w in words if w[0].isalpha()]
+    content = [w[0] for w in words if w[0].isalpha() and w not in SMALL_WORDS]
+    return frozenset("".join(x) for x in (letters, content) if len(x) >= 2)
 
 
 def entropy(text: str) -> float:
@@ -97,12 +124,10 @@ def judge_pair(a: Name, b: Name, settled: bool = False) -> Verdict:
         return _identical_merge_keys(a, b, note)
     if a.plain == b.plain:
         return Verdict("ask", 0.9, "accents", f"the names differ only in accents{note}")
-    verdict = _containment(a, b, note)
-    if verdict is not None:
-        return verdict
-    verdict = _spelling_variant(a, b, note)
-    if verdict is not None:
-        return verdict
+    for rule in (_containment, _company_suffix, _acronym, _person_variant, _spelling_variant):
+        verdict = rule(a, b, note)
+        if verdict is not None:
+            return verdict
     return Verdict("no", 0.0, "different", "the names are not spelling variants of each other")
 
 
@@ -165,6 +190,51 @@ def _containment(a: Name, b: Name, note: str) -> Verdict | None:
     return Verdict("ask", round(0.6 + 0.2 * n / len(long.words), 3), "contained", f"'{short.key}' may be {what}{note}")
 
 
+def _company_suffix(a: Name, b: Name, note: str) -> Verdict | None:
+    """Rule 7b: `Acme Corp` / `Acme Corporation` / `Acme`: the same words once company suffixes go."""
+    if a.core == b.core and a.core and (a.core != a.words or b.core != b.words):
+        return Verdict("ask", 0.8, "company-suffix", f"the names differ only by a company suffix{note}")
+    return None
+
+
+def _acronym(a: Name, b: Name, note: str) -> Verdict | None:
+    """Rule 7c: `AWS` / `Amazon Web Services`, `MIT` / `Massachusetts Institute of Technology`."""
+    short, long = (a, b) if a.acronym else (b, a)
+    if short.acronym and short.folded in long.initials:
+        return Verdict("ask", 0.7, "acronym", f"'{short.key}' may be the initials of '{long.key}'{note}")
+    return None
+
+
+def _person_variant(a: Name, b: Name, note: str) -> Verdict | None:
+    """Rule 7d, people only: `J. Smith` / `John Smith`, `Grace Hopper` / `Grace Murray Hopper`, `Tanaka Hiro`."""
+    if a.type != "person" or b.type != "person":
+        return None
+    short, long = (a, b) if len(a.words) <= len(b.words) else (b, a)
+    if len(short.words) < 2:
+        return None
+    if sorted(short.words) == sorted(long.words) or _in_order(short.words, long.words):
+        return Verdict("ask", 0.7, "person-variant", f"'{short.key}' may be '{long.key}' written another way{note}")
+    return None
+
+
+def _in_order(short: tuple[str, ...], long: tuple[str, ...]) -> bool:
+    """Every token of `short` matches a later token of `long` in order; an initial matches a name."""
+    position = 0
+    for token in short:
+        while position < len(long) and not _token_matches(token, long[position]):
+            position += 1
+        if position == len(long):
+            return False
+        position += 1
+    return True
+
+
+def _token_matches(token: str, other: str) -> bool:
+    """Equal, an initial of the other (`J.` / `John`), or a short form of it (`Hiro` / `Hiroshi`)."""
+    short, long = (token, other) if len(token) <= len(other) else (other, token)
+    return long.startswith(short) and (len(short) == 1 or len(short) >= 3)
+
+
 def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
     """Rule 8: typos and near spellings (`memlom` / `memloom`, `Postgres` / `PostgreSQL`, `Mongo` / `MongoDB`)."""
     if not (a.spelling_eligible and b.spelling_eligible):
@@ -172,6 +242,8 @@ def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
     short, long = (a.merge, b.merge) if len(a.merge) <= len(b.merge) else (b.merge, a.merge)
     limit = 2 if len(short) >= 8 else 1
     distance = Levenshtein.distance(short, long, score_cutoff=limit)
+    if distance > limit and limit == 1 and _one_swap(short, long):
+        distance = 1  # an adjacent transposition is one typo (Micheal / Michael), though two Levenshtein edits
     if distance <= limit:
         plural = "s" if distance > 1 else ""
         return _variant(
@@ -187,6 +259,14 @@ def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
         extra = len(long) - len(short)
         return _variant("prefix", _similarity(short, long), f"'{long}' is '{short}' with {extra} more letters{note}")
     return None
+
+
+def _one_swap(a: str, b: str) -> bool:
+    """`b` is `a` with two neighbouring characters swapped."""
+    if len(a) != len(b):
+        return False
+    diff = [i for i in range(len(a)) if a[i] != b[i]]
+    return len(diff) == 2 and diff[1] == diff[0] + 1 and a[diff[0]] == b[diff[1]] and a[diff[1]] == b[diff[0]]
 
 
 def _similarity(a: str, b: str) -> float:
