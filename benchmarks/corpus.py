@@ -83,13 +83,28 @@ def _typo(rng: random.Random, word: str) -> str:
     return word[:at] + word[at + 1] + word[at] + word[at + 2 :]
 
 
+ONSETS = "b c d f g h j k l m n p r s t v w z br cl dr fl gr kr pl pr sk st tr th sh ch qu".split()
+VOWELS = "a e i o u ai ea io ou y".split()
+CODAS = ["", "", "n", "r", "s", "x", "l", "m", "nd", "rk", "st", "th"]
+
+
+def _word(rng: random.Random) -> str:
+    """A pronounceable made-up proper name (Zenthor, Kalibrax): the long tail of real vocabularies."""
+    syllables = [rng.choice(ONSETS) + rng.choice(VOWELS) for _ in range(rng.choice([1, 2, 2, 3]))]
+    return ("".join(syllables) + rng.choice(CODAS)).capitalize()
+
+
 def entity_names(count: int, seed: int = 11) -> list[str]:
     """Distinct entity names with the variants real stores accumulate: case and punctuation
-    changes, typos at the start, middle and end, suffixes, versions, file names, longer forms."""
+    changes, typos at the start, middle and end, suffixes, versions, file names, longer forms,
+    acronyms, company suffixes, initials. Words come from a list of real tools and people and from
+    a long tail of made-up proper names, as in a real store's vocabulary."""
     rng = random.Random(seed)
+    vocabulary = BASES + [_word(rng) for _ in range(max(200, count // 3))]
     out: dict[str, None] = {}
     while len(out) < count:
-        base = " ".join(rng.sample(BASES, rng.choice([1, 1, 2, 2, 3])))
+        pool = BASES if rng.random() < 0.25 else vocabulary
+        base = " ".join(rng.sample(pool, rng.choice([1, 1, 2, 2, 3])))
         if rng.random() < 0.3:
             base += rng.choice(SUFFIXES)
         if rng.random() < 0.05:

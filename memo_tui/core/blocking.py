@@ -17,6 +17,8 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
 
+from rapidfuzz.distance import Levenshtein
+
 from memo_tui.core.rules import Name
 
 _SUFFIX = re.compile(r"^(.+)\.[a-z0-9]{1,4}$")
@@ -120,7 +122,8 @@ def _segments(length: int, parts: int) -> list[tuple[int, int]]:
 
 def _edit_distance(pairs: set[Pair], keys: dict[int, str]) -> None:
     """PassJoin: a string within k edits of a string of length L contains one of the L-string's k+1
-    segments at a position within k of where it stands in that string (pigeonhole)."""
+    segments, the i-th at most i positions from where it stands and at most k - i from where it would
+    stand counted from the end (pigeonhole); each such candidate is then checked exactly."""
     index: dict[tuple[int, int, str], list[int]] = defaultdict(list)
     for i, key in keys.items():
         k = _limit(len(key))
@@ -129,18 +132,19 @@ def _edit_distance(pairs: set[Pair], keys: dict[int, str]) -> None:
     lengths = {len(key) for key in keys.values()}
     for i, key in keys.items():
         for length in range(len(key) - 2, len(key) + 1):  # the indexed side is the shorter (or equal) one
-            if length not in lengths:
-                continue
             k = _limit(length)
-            if len(key) - length > k:
+            delta = len(key) - length
+            if length not in lengths or delta > k:
                 continue
+            found: set[int] = set()
             for part, (start, size) in enumerate(_segments(length, k + 1)):
-                for shift in range(-k, k + 1):
+                for shift in range(max(-part, delta - (k - part)), min(part, delta + (k - part)) + 1):
                     at = start + shift
-                    if at < 0 or at + size > len(key):
-                        continue
-                    for j in index.get((length, part, key[at : at + size]), ()):
-                        _add(pairs, i, j)
+                    if 0 <= at and at + size <= len(key):
+                        found.update(index.get((length, part, key[at : at + size]), ()))
+            for j in found:
+                if Levenshtein.distance(keys[j], key, score_cutoff=k) <= k:
+                    _add(pairs, i, j)
 
 
 def _swaps(pairs: set[Pair], keys: dict[int, str]) -> None:
@@ -192,18 +196,25 @@ def _people(pairs: set[Pair], names: list[Name]) -> None:
 
 
 def _trigram_prefix_filter(pairs: set[Pair], grams: dict[int, frozenset[str]]) -> None:
-    """Jaccard >= t means sharing one of the first |A| - ceil(t |A|) + 1 trigrams, rarest first."""
+    """AllPairs for Jaccard >= 0.8: visiting sets from small to large, a pair must share one of the
+    larger set's first |x| - ceil(0.8 |x|) + 1 trigrams (rarest first) with the first
+    |y| - ceil(2 * 0.8 / 1.8 |y|) + 1 of the smaller; each candidate is then checked exactly."""
     frequency = Counter(g for gs in grams.values() for g in gs)
-    index: dict[str, list[int]] = defaultdict(list)
-    prefixes: dict[int, list[str]] = {}
-    for i, gs in grams.items():
-        ordered = sorted(gs, key=lambda g: (frequency[g], g))
-        prefixes[i] = ordered[: len(ordered) - math.ceil(0.8 * len(ordered)) + 1]
-        for g in prefixes[i]:
-            index[g].append(i)
-    for i, prefix in prefixes.items():
-        size = len(grams[i])
-        for g in prefix:
-            for j in index[g]:
-                if j > i and 0.8 * max(size, len(grams[j])) <= min(size, len(grams[j])):
+    rank = {g: r for r, g in enumerate(sorted(frequency, key=lambda g: (frequency[g], g)))}
+    ranked = {i: sorted(rank[g] for g in gs) for i, gs in grams.items()}
+    sets = {i: frozenset(r) for i, r in ranked.items()}
+    index: dict[int, list[int]] = defaultdict(list)
+    for i in sorted(ranked, key=lambda i: (len(ranked[i]), i)):
+        tokens, size = ranked[i], len(ranked[i])
+        found: set[int] = set()
+        for token in tokens[: size - math.ceil(0.8 * size) + 1]:
+            found.update(index.get(token, ()))
+        mine = sets[i]
+        for j in found:
+            theirs = sets[j]
+            if len(theirs) >= 0.8 * size:
+                shared = len(mine & theirs)
+                if shared >= 0.8 * (size + len(theirs) - shared):
                     _add(pairs, i, j)
+        for token in tokens[: size - math.ceil(1.6 / 1.8 * size) + 1]:
+            index[token].append(i)
