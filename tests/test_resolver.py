@@ -131,3 +131,14 @@ def test_cli_resolve_and_queue_json(run_cli, tmp_path):
     (item,) = json.loads(out)
     assert set(item) >= {"id", "kind", "left_name", "right_name", "score", "rule", "reason", "impact"}
     assert item["kind"] == "entity_pair" and {item["left_name"], item["right_name"]} == {"Postgres", "PostgreSQL"}
+
+
+def test_a_group_split_by_an_all_capitals_spelling_is_folded_in_one_pass(store):
+    # AcmeGateway folds with every spelling, but ACME GATEWAY and Acme Gateway only ask: the best-ranked
+    # (most capitals) takes AcmeGateway, and the two that are left still fold with each other.
+    ingest("We run ACME GATEWAY, AcmeGateway, Acme Gateway and also `acme gateway`.")
+    first = resolve(NS)
+    assert first.folded == 2
+    assert sorted(names()) == ["ACME GATEWAY", "Acme Gateway"]
+    second = resolve(NS)
+    assert second.folded == 0 and second.queued == 0

@@ -78,3 +78,29 @@ def update_ids(model: type[pw.Model], ids: Sequence[int], size: int = 5000, **va
         cursor = db.execute_sql(head + f"({', '.join([db.param] * len(part))})", [*params, *part])
         changed += cursor.rowcount
     return changed
+
+
+_PREPARED: dict[tuple[int, str], str] = {}
+
+
+def prepared(name: str, build) -> str:
+    """A statement built once per bound database by `build(t, c, p)`: t(model) quotes a table,
+    c(model, field) a column, p is the parameter placeholder."""
+    key = (id(db.obj), name)
+    if key not in _PREPARED:
+
+        def table(model: type[pw.Model]) -> str:
+            return quote(model._meta.table_name)
+
+        def column(model: type[pw.Model], field: str) -> str:
+            return quote(model._meta.fields[field].column_name)
+
+        _PREPARED[key] = build(table, column, db.param)
+    return _PREPARED[key]
+
+
+def run(sql: str, params: Sequence = ()) -> list[tuple]:
+    """Execute a prepared statement and return its rows (none for writes)."""
+    cursor = db.cursor()
+    cursor.execute(sql, list(params))
+    return cursor.fetchall()

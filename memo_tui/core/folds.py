@@ -12,11 +12,11 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memo_tui.core.bulk import first_column, update_ids
+from memo_tui.core.bulk import Inserter, first_column, prepared, run, update_ids
 from memo_tui.core.entities import id_for_key
 from memo_tui.core.errors import MemoError
 from memo_tui.core.keys import identity_key, merge_key
-from memo_tui.core.models import Alias, Entity, Fold, Mention, Passage, Relation, bump_version, utcnow
+from memo_tui.core.models import Alias, Entity, Fold, Mention, Passage, Relation, bump_version, db, utcnow
 
 
 @dataclass(frozen=True)
@@ -78,79 +78,140 @@ def _update_ids(model, ids: Sequence[int], **values) -> int:
     return update_ids(model, ids, **values)
 
 
+def _fold_statements(t, c, p) -> dict[str, str]:
+    m, r, a = t(Mention), t(Relation), t(Alias)
+    mid, ment, mact, mpas = c(Mention, "id"), c(Mention, "entity"), c(Mention, "active"), c(Mention, "passage")
+    rid, rsrc, rdst = c(Relation, "id"), c(Relation, "src"), c(Relation, "dst")
+    return {
+        "mentions": f"SELECT {mid} FROM {m} WHERE {ment} = {p}",
+        "twins": f"SELECT {mid} FROM {m} WHERE {ment} = {p} AND {mact} = {p} AND {mpas} IN "
+        f"(SELECT {mpas} FROM {m} WHERE {ment} = {p} AND {mact} = {p})",
+        "src": f"SELECT {rid} FROM {r} WHERE {rsrc} = {p}",
+        "dst": f"SELECT {rid} FROM {r} WHERE {rdst} = {p}",
+        "aliases": f"SELECT {c(Alias, 'id')} FROM {a} WHERE {c(Alias, 'entity')} = {p}",
+        "move_mentions": f"UPDATE {m} SET {ment} = {p} WHERE {ment} = {p}",
+        "move_src": f"UPDATE {r} SET {rsrc} = {p} WHERE {rsrc} = {p}",
+        "move_dst": f"UPDATE {r} SET {rdst} = {p} WHERE {rdst} = {p}",
+        "move_aliases": f"UPDATE {a} SET {c(Alias, 'entity')} = {p} WHERE {c(Alias, 'entity')} = {p}",
+        "delete_entity": f"DELETE FROM {t(Entity)} WHERE {c(Entity, 'id')} = {p}",
+        "record": f"UPDATE {t(Fold)} SET {c(Fold, 'record')} = {p} WHERE {c(Fold, 'id')} = {p}",
+    }
+
+
 def fold(canonical: Entity, absorbed: Entity, decided_by: str, channel: str, rule=None, score=None) -> FoldSummary:
-    """Fold `absorbed` into `canonical`. Call inside a transaction."""
+    """Fold `absorbed` into `canonical`. Call inside a transaction.
+
+    Runs on prepared SQL: the resolver's automatic folds come by the thousand."""
     if canonical.id == absorbed.id:
         raise MemoError(f"cannot fold {canonical.name!r} into itself")
     if canonical.namespace != absorbed.namespace:
         raise MemoError("cannot fold entities of different namespaces")
-    namespace = canonical.namespace
-    record = Fold.create(
-        namespace=namespace,
-        canonical_id=canonical.id,
-        absorbed_id=absorbed.id,
-        absorbed_name=absorbed.name,
-        absorbed_type=absorbed.type,
-        absorbed_created_at=absorbed.created_at,
-        decided_by=decided_by,
-        channel=channel,
-        rule=rule,
-        score=score,
-        record="{}",
-    )
-    moved_mentions = _ids(Mention.select(Mention.id).where(Mention.entity == absorbed.id))
-    canonical_passages = Mention.select(Mention.passage).where((Mention.entity == canonical.id) & Mention.active)
-    twin_mentions = _ids(
-        Mention.select(Mention.id).where(
-            (Mention.entity == absorbed.id) & Mention.active & Mention.passage.in_(canonical_passages)
+    sql = prepared("fold", _fold_statements)
+    namespace, keep, gone = canonical.namespace, canonical.id, absorbed.id
+    fold_id = _FOLD_INSERT.one(
+        (
+            namespace,
+            keep,
+            gone,
+            absorbed.name,
+            absorbed.type,
+            absorbed.created_at,
+            decided_by,
+            channel,
+            rule,
+            score,
+            "{}",
+            utcnow(),
         )
     )
-    moved_src = _ids(Relation.select(Relation.id).where(Relation.src == absorbed.id))
-    moved_dst = _ids(Relation.select(Relation.id).where(Relation.dst == absorbed.id))
-    moved_aliases = _ids(Alias.select(Alias.id).where(Alias.entity == absorbed.id))
+    moved_mentions = [row[0] for row in run(sql["mentions"], (gone,))]
+    twins = [row[0] for row in run(sql["twins"], (gone, True, keep, True))]
+    moved_src = [row[0] for row in run(sql["src"], (gone,))]
+    moved_dst = [row[0] for row in run(sql["dst"], (gone,))]
+    moved_aliases = [row[0] for row in run(sql["aliases"], (gone,))]
 
-    Mention.update(entity=canonical.id).where(Mention.entity == absorbed.id).execute()
-    _update_ids(Mention, twin_mentions, active=False, fold=record.id)
-    Relation.update(src=canonical.id).where(Relation.src == absorbed.id).execute()
-    Relation.update(dst=canonical.id).where(Relation.dst == absorbed.id).execute()
-    dead_relations = _relations_to_deactivate(canonical.id, sorted(set(moved_src) | set(moved_dst)))
-    _update_ids(Relation, dead_relations, active=False, fold=record.id)
-    Alias.update(entity=canonical.id).where(Alias.entity == absorbed.id).execute()
-    Alias.create(
-        namespace=namespace,
-        entity=canonical.id,
-        name=absorbed.name,
-        identity_key=absorbed.identity_key,
-        attached_to=canonical.id,
-        original_id=absorbed.id,
-        original_type=absorbed.type,
-        original_created_at=absorbed.created_at,
-        fold=record.id,
+    run(sql["move_mentions"], (keep, gone))
+    _update_ids(Mention, twins, active=False, fold=fold_id)
+    dead_relations: list[int] = []
+    if moved_src or moved_dst:
+        run(sql["move_src"], (keep, gone))
+        run(sql["move_dst"], (keep, gone))
+        dead_relations = _relations_to_deactivate(keep, sorted(set(moved_src) | set(moved_dst)))
+        _update_ids(Relation, dead_relations, active=False, fold=fold_id)
+    if moved_aliases:
+        run(sql["move_aliases"], (keep, gone))
+    _ALIAS_INSERT.one(
+        (namespace, keep, absorbed.name, absorbed.identity_key, keep, gone, absorbed.type, absorbed.created_at, fold_id)
     )
-    Entity.delete().where(Entity.id == absorbed.id).execute()
-    record.record = json.dumps(
-        {
-            "mentions": moved_mentions,
-            "relations_src": moved_src,
-            "relations_dst": moved_dst,
-            "deactivated_mentions": twin_mentions,
-            "deactivated_relations": dead_relations,
-            "aliases": moved_aliases,
-        }
-    )
-    record.save()
+    run(sql["delete_entity"], (gone,))
+    record = {
+        "mentions": moved_mentions,
+        "relations_src": moved_src,
+        "relations_dst": moved_dst,
+        "deactivated_mentions": twins,
+        "deactivated_relations": dead_relations,
+        "aliases": moved_aliases,
+    }
+    run(sql["record"], (json.dumps(record), fold_id))
     bump_version(namespace)
     return FoldSummary(
-        fold_id=record.id,
-        canonical_id=canonical.id,
+        fold_id=fold_id,
+        canonical_id=keep,
         canonical_name=canonical.name,
-        absorbed_id=absorbed.id,
+        absorbed_id=gone,
         absorbed_name=absorbed.name,
         moved_mentions=len(moved_mentions),
         moved_relations=len(set(moved_src) | set(moved_dst)),
-        deactivated=len(twin_mentions) + len(dead_relations),
+        deactivated=len(twins) + len(dead_relations),
         moved_aliases=len(moved_aliases),
     )
+
+
+class _LazyInserter:
+    """An Inserter built on first use, once per bound database."""
+
+    def __init__(self, model, fields) -> None:
+        self._args = (model, fields)
+        self._by_db: dict[int, Inserter] = {}
+
+    def one(self, values) -> int:
+        inserter = self._by_db.get(id(db.obj))
+        if inserter is None:
+            inserter = self._by_db[id(db.obj)] = Inserter(*self._args)
+        return inserter.one(values)
+
+
+_FOLD_INSERT = _LazyInserter(
+    Fold,
+    (
+        "namespace",
+        "canonical_id",
+        "absorbed_id",
+        "absorbed_name",
+        "absorbed_type",
+        "absorbed_created_at",
+        "decided_by",
+        "channel",
+        "rule",
+        "score",
+        "record",
+        "created_at",
+    ),
+)
+_ALIAS_INSERT = _LazyInserter(
+    Alias,
+    (
+        "namespace",
+        "entity",
+        "name",
+        "identity_key",
+        "attached_to",
+        "original_id",
+        "original_type",
+        "original_created_at",
+        "fold",
+    ),
+)
 
 
 def _relations_to_deactivate(canonical_id: int, moved: list[int]) -> list[int]:

@@ -156,46 +156,62 @@ def _rank(name: Name, counts: dict[int, int]) -> tuple:
 def _apply_folds(namespace, edges, counts, asks, report, dry_run) -> dict[int, Name]:
     """Fold each connected group of fold verdicts into its best-ranked member; members that do not
     fold with that canonical directly (say, declared types differ) become questions instead."""
-    parent: dict[int, Name] = {}
+    parent: dict[int, int] = {}
+    names: dict[int, Name] = {}
 
-    def find(n: Name) -> Name:
-        while parent.get(n.id, n).id != n.id:
-            n = parent[n.id]
-        return n
+    def root(entity_id: int) -> int:
+        while parent.get(entity_id, entity_id) != entity_id:
+            entity_id = parent[entity_id]
+        return entity_id
 
     for a, b in edges:
-        ra, rb = find(a), find(b)
-        if ra.id != rb.id:
-            parent[rb.id] = ra
-            parent.setdefault(ra.id, ra)
+        names[a.id], names[b.id] = a, b
+        ra, rb = root(a.id), root(b.id)
+        if ra != rb:
+            parent[rb] = ra
     groups: dict[int, list[Name]] = {}
-    for a, b in edges:
-        for n in (a, b):
-            groups.setdefault(find(n).id, [])
-            if n not in groups[find(n).id]:
-                groups[find(n).id].append(n)
+    for entity_id in sorted(names):
+        groups.setdefault(root(entity_id), []).append(names[entity_id])
+    rows = {}
+    ids = sorted(names)
+    for start in range(0, len(ids), 500):
+        rows.update({e.id: e for e in Entity.select().where(Entity.id.in_(ids[start : start + 500]))})
     absorbed_into: dict[int, Name] = {}
-    for members in groups.values():
-        canonical, *rest = sorted(members, key=lambda n: _rank(n, counts))
-        for member in rest:
-            verdict = judge_pair(canonical, member)
-            if verdict.kind != "fold":
-                asks.append(Ask(canonical, member, verdict, min(counts.get(canonical.id, 0), counts.get(member.id, 0))))
-                continue
-            if not dry_run:
-                decisions.fold_entities(
-                    namespace,
-                    Entity.get_by_id(canonical.id),
-                    Entity.get_by_id(member.id),
-                    AUTO,
-                    AUTO,
-                    rule=verdict.rule,
-                    score=verdict.score,
-                )
-            counts[canonical.id] = counts.get(canonical.id, 0) + counts.get(member.id, 0)
-            absorbed_into[member.id] = canonical
-            report.folded += 1
+    with db.atomic():  # one transaction for the pass's folds: all of them or none
+        for members in groups.values():
+            _fold_group(namespace, members, rows, counts, asks, absorbed_into, report, dry_run)
     return absorbed_into
+
+
+def _fold_group(namespace, members, rows, counts, asks, absorbed_into, report, dry_run) -> None:
+    """Fold members into the best-ranked one where the pair itself folds; those that do not (an
+    all-capitals spelling, a type clash) are asked about, and folded among themselves in turn, so
+    that a second pass finds nothing left to fold."""
+    canonical, *rest = sorted(members, key=lambda n: _rank(n, counts))
+    leftover = []
+    for member in rest:
+        verdict = judge_pair(canonical, member)
+        if verdict.kind != "fold":
+            asks.append(Ask(canonical, member, verdict, min(counts.get(canonical.id, 0), counts.get(member.id, 0))))
+            leftover.append(member)
+            continue
+        if not dry_run:
+            decisions.fold_entities(
+                namespace, rows[canonical.id], rows[member.id], AUTO, AUTO, verdict.rule, verdict.score
+            )
+        counts[canonical.id] = counts.get(canonical.id, 0) + counts.get(member.id, 0)
+        absorbed_into[member.id] = canonical
+        report.folded += 1
+    while leftover:
+        group, leftover = [leftover[0]], leftover[1:]
+        grew = True
+        while grew:
+            joining = [o for o in leftover if any(judge_pair(inside, o).kind == "fold" for inside in group)]
+            group += joining
+            leftover = [o for o in leftover if o not in joining]
+            grew = bool(joining)
+        if len(group) > 1:
+            _fold_group(namespace, group, rows, counts, asks, absorbed_into, report, dry_run)
 
 
 def _follow_folds(asks, absorbed_into, counts, settled, pending) -> list[Ask]:
