@@ -16,6 +16,7 @@ import math
 import re
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
 
@@ -109,7 +110,8 @@ def _limit(length: int) -> int:
     return 2 if length >= 8 else 1
 
 
-def _segments(length: int, parts: int) -> list[tuple[int, int]]:
+@lru_cache(maxsize=1024)
+def _segments(length: int, parts: int) -> tuple[tuple[int, int], ...]:
     """(start, size) of `parts` near-equal segments covering a string of `length`."""
     base, extra = divmod(length, parts)
     out, start = [], 0
@@ -117,7 +119,7 @@ def _segments(length: int, parts: int) -> list[tuple[int, int]]:
         size = base + (1 if index >= parts - extra else 0)
         out.append((start, size))
         start += size
-    return out
+    return tuple(out)
 
 
 def _edit_distance(pairs: set[Pair], keys: dict[int, str]) -> None:

@@ -48,6 +48,20 @@ class Inserter:
         db.cursor().executemany(self._sql, [self._convert(row) for row in rows])
 
 
+class LazyInserter:
+    """An Inserter built on first use, once per bound database."""
+
+    def __init__(self, model, fields) -> None:
+        self._args = (model, fields)
+        self._by_db: dict[int, Inserter] = {}
+
+    def one(self, values) -> int:
+        inserter = self._by_db.get(id(db.obj))
+        if inserter is None:
+            inserter = self._by_db[id(db.obj)] = Inserter(*self._args)
+        return inserter.one(values)
+
+
 def select_in(sql_head: str, column: str, values: Sequence, fixed: Sequence = (), size: int = 500) -> list[tuple]:
     """Rows of `sql_head AND column IN (values)`, run in slices; `fixed` fills the head's own params."""
     rows: list[tuple] = []

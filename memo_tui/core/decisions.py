@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memo_tui.core import folds
+from memo_tui.core.bulk import LazyInserter
 from memo_tui.core.entities import require
 from memo_tui.core.errors import MemoError
 from memo_tui.core.models import Decision, Entity, Fold, KeepApart, Passage, Question, bump_version, db, utcnow
@@ -75,17 +76,17 @@ def _record(
 ) -> DecisionView:
     if channel not in CHANNELS:
         raise MemoError(f"unknown channel {channel!r}; one of {', '.join(CHANNELS)}")
-    row = Decision.create(
-        namespace=namespace,
-        question=question,
-        fold=fold,
-        action=action,
-        actor=actor,
-        channel=channel,
-        at=utcnow(),
-        payload=json.dumps(payload, default=str, sort_keys=True),
+    at = utcnow()
+    text = json.dumps(payload, default=str, sort_keys=True)
+    decision_id = _DECISION_INSERT.one((namespace, question, fold, action, actor, channel, at, text))
+    return DecisionView(
+        decision_id, question, action, actor, channel, at, payload, None, payload.get("summary", action)
     )
-    return _view(row)
+
+
+_DECISION_INSERT = LazyInserter(
+    Decision, ("namespace", "question", "fold", "action", "actor", "channel", "at", "payload")
+)
 
 
 def _fold_payload(summary: folds.FoldSummary, how: str) -> dict:

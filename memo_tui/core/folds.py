@@ -12,11 +12,11 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from memo_tui.core.bulk import Inserter, first_column, prepared, run, update_ids
+from memo_tui.core.bulk import LazyInserter, first_column, prepared, run, update_ids
 from memo_tui.core.entities import id_for_key
 from memo_tui.core.errors import MemoError
 from memo_tui.core.keys import identity_key, merge_key
-from memo_tui.core.models import Alias, Entity, Fold, Mention, Passage, Relation, bump_version, db, utcnow
+from memo_tui.core.models import Alias, Entity, Fold, Mention, Passage, Relation, bump_version, utcnow
 
 
 @dataclass(frozen=True)
@@ -167,21 +167,7 @@ def fold(canonical: Entity, absorbed: Entity, decided_by: str, channel: str, rul
     )
 
 
-class _LazyInserter:
-    """An Inserter built on first use, once per bound database."""
-
-    def __init__(self, model, fields) -> None:
-        self._args = (model, fields)
-        self._by_db: dict[int, Inserter] = {}
-
-    def one(self, values) -> int:
-        inserter = self._by_db.get(id(db.obj))
-        if inserter is None:
-            inserter = self._by_db[id(db.obj)] = Inserter(*self._args)
-        return inserter.one(values)
-
-
-_FOLD_INSERT = _LazyInserter(
+_FOLD_INSERT = LazyInserter(
     Fold,
     (
         "namespace",
@@ -198,7 +184,7 @@ _FOLD_INSERT = _LazyInserter(
         "created_at",
     ),
 )
-_ALIAS_INSERT = _LazyInserter(
+_ALIAS_INSERT = LazyInserter(
     Alias,
     (
         "namespace",

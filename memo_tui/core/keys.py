@@ -22,25 +22,39 @@ def identity_key(name: str) -> str:
 
 def merge_key(name: str) -> str:
     """Identity key casefolded, with everything that is not a letter or a number removed."""
-    # str.isalnum is exactly Unicode categories L* and N*.
-    return "".join(filter(str.isalnum, identity_key(name).casefold()))
+    return merge_of(identity_key(name))
+
+
+def merge_of(key: str) -> str:
+    """The merge key of an identity key (str.isalnum is exactly Unicode categories L* and N*)."""
+    return "".join(filter(str.isalnum, key.casefold()))
 
 
 def strip_accents(key: str) -> str:
     """The key with combining marks removed (Café -> Cafe)."""
+    if key.isascii():
+        return key
     decomposed = unicodedata.normalize("NFKD", key)
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
 def tokens(name: str) -> list[str]:
     """Identity key split on anything not a letter, digit or dot; dots trimmed from token ends."""
-    parts = (part.strip(".") for part in _TOKEN_SPLIT.split(identity_key(name)))
+    return tokens_of(identity_key(name))
+
+
+def tokens_of(key: str) -> list[str]:
+    parts = (part.strip(".") for part in _TOKEN_SPLIT.split(key))
     return [part for part in parts if part]
 
 
 def digit_runs(name: str) -> tuple[str, ...]:
     """The maximal runs of digits in the identity key, in order ('claude-opus-4-8' -> ('4', '8'))."""
-    return tuple(_DIGITS.findall(identity_key(name)))
+    return digits_of(identity_key(name))
+
+
+def digits_of(key: str) -> tuple[str, ...]:
+    return tuple(_DIGITS.findall(key))
 
 
 def trigrams(key: str) -> frozenset[str]:

@@ -8,13 +8,12 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
 from dataclasses import dataclass, field
 from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
 
-from memo_tui.core.keys import digit_runs, identity_key, merge_key, strip_accents, tokens, trigrams
+from memo_tui.core.keys import digits_of, identity_key, merge_of, strip_accents, tokens_of, trigrams
 
 COMMON_WORD_ZIPF = 3.0
 _DOT_SUFFIX = re.compile(r"^(.+)\.([a-z0-9]{1,4})$")
@@ -48,13 +47,14 @@ class Name:
     spelling_eligible: bool = field(init=False)  # rule 8 asks only about long, varied enough names
 
     def __post_init__(self) -> None:
-        merge = merge_key(self.name)
+        key = identity_key(self.name)
+        merge = merge_of(key)
         values = {
-            "key": identity_key(self.name),
+            "key": key,
             "merge": merge,
             "plain": strip_accents(merge),
-            "words": tuple(t.casefold() for t in tokens(self.name)),
-            "digits": digit_runs(self.name),
+            "words": tuple(t.casefold() for t in tokens_of(key)),
+            "digits": digits_of(key),
             "grams": trigrams(merge),
             "spelling_eligible": len(merge) >= 5 and entropy(merge) >= 1.5,
         }
@@ -89,9 +89,8 @@ def _initials(words: tuple[str, ...]) -> frozenset[str]:
 
 def entropy(text: str) -> float:
     """Shannon entropy of the characters of `text`, in bits."""
-    counts = Counter(text)
     total = len(text)
-    return -sum(n / total * math.log2(n / total) for n in counts.values()) if total else 0.0
+    return -sum(n / total * math.log2(n / total) for n in map(text.count, set(text))) if total else 0.0
 
 
 @lru_cache(maxsize=65536)
