@@ -68,3 +68,12 @@ def test_every_rule_family_is_found():
         ("Kubernetes", "Kubernets"),
         ("Elasticsearch", "Elasticsaerch"),
     }
+
+
+def test_the_parallel_path_finds_the_same_pairs(monkeypatch):
+    from memo_tui.core import blocking
+
+    names = names_for(1500, seed=5)
+    serial = candidate_pairs(names)
+    monkeypatch.setattr(blocking, "PARALLEL_MIN", 1)
+    assert candidate_pairs(names) == serial

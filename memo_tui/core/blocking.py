@@ -13,22 +13,72 @@ lost (a test compares with a brute-force pass):
 from __future__ import annotations
 
 import math
+import os
 import re
+from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Iterable
+from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
+from multiprocessing import get_context
 
+from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from memo_tui.core.rules import Name
+from memo_tui.core.rules import Name, spelling_key
 
 _SUFFIX = re.compile(r"^(.+)\.[a-z0-9]{1,4}$")
 Pair = tuple[int, int]
 
 
+PARALLEL_MIN = 20_000
+
+
 def candidate_pairs(names: list[Name]) -> set[Pair]:
     """Index positions (i, j), i < j, of the pairs worth judging."""
+    with EditPairs([n.name for n in names]) as edits:
+        return other_pairs(names) | edits.result()
+
+
+class EditPairs:
+    """The edit-distance family, the costliest index, built from the raw names; on large inputs in
+    a second process, so the caller can build its `Name`s and the other indexes meanwhile."""
+
+    def __init__(self, raw_names: list[str]) -> None:
+        self._raw = raw_names
+        self._pool: ProcessPoolExecutor | None = None
+        self._future = None
+
+    def __enter__(self) -> EditPairs:
+        if len(self._raw) >= PARALLEL_MIN and (os.cpu_count() or 1) >= 2:
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
+            self._future = self._pool.submit(_edit_distance_pairs, self._raw)
+        return self
+
+    def result(self) -> set[Pair]:
+        return self._future.result() if self._future is not None else _edit_distance_pairs(self._raw)
+
+    def __exit__(self, *exc) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(cancel_futures=True)
+
+
+def _edit_distance_pairs(raw_names: list[str]) -> set[Pair]:
     pairs: set[Pair] = set()
+    keys = {i: key for i, key in enumerate(map(spelling_key, raw_names)) if key is not None}
+    _edit_distance(pairs, keys)
+    return pairs
+
+
+def other_pairs(names: list[Name]) -> set[Pair]:
+    """Every family but edit distance."""
+    pairs: set[Pair] = set()
+    eligible = [i for i, n in enumerate(names) if n.spelling_eligible]
+    _other_pairs(pairs, names, eligible, {i: names[i].merge for i in eligible})
+    return pairs
+
+
+def _other_pairs(pairs: set[Pair], names: list[Name], eligible: list[int], keys: dict[int, str]) -> None:
     _same_key(pairs, (n.merge for n in names))
     _same_key(pairs, (n.plain for n in names))
     _file_suffix(pairs, names)
@@ -36,13 +86,9 @@ def candidate_pairs(names: list[Name]) -> set[Pair]:
     _company_suffixes(pairs, names)
     _acronyms(pairs, names)
     _people(pairs, names)
-    eligible = [i for i, n in enumerate(names) if n.spelling_eligible]
-    keys = {i: names[i].merge for i in eligible}
     _prefixes(pairs, keys)
-    _edit_distance(pairs, keys)
     _swaps(pairs, keys)
     _trigram_prefix_filter(pairs, {i: names[i].grams for i in eligible})
-    return pairs
 
 
 def _add(pairs: set[Pair], i: int, j: int) -> None:
@@ -144,9 +190,14 @@ def _edit_distance(pairs: set[Pair], keys: dict[int, str]) -> None:
                     at = start + shift
                     if 0 <= at and at + size <= len(key):
                         found.update(index.get((length, part, key[at : at + size]), ()))
-            for j in found:
-                if Levenshtein.distance(keys[j], key, score_cutoff=k) <= k:
-                    _add(pairs, i, j)
+            found.discard(i)
+            if found:
+                ids = list(found)
+                close = process.extract(
+                    key, [keys[j] for j in ids], scorer=Levenshtein.distance, score_cutoff=k, limit=None
+                )
+                for _, _, at in close:
+                    _add(pairs, i, ids[at])
 
 
 def _swaps(pairs: set[Pair], keys: dict[int, str]) -> None:
@@ -200,23 +251,27 @@ def _people(pairs: set[Pair], names: list[Name]) -> None:
 def _trigram_prefix_filter(pairs: set[Pair], grams: dict[int, frozenset[str]]) -> None:
     """AllPairs for Jaccard >= 0.8: visiting sets from small to large, a pair must share one of the
     larger set's first |x| - ceil(0.8 |x|) + 1 trigrams (rarest first) with the first
-    |y| - ceil(2 * 0.8 / 1.8 |y|) + 1 of the smaller; each candidate is then checked exactly."""
+    |y| - ceil(2 * 0.8 / 1.8 |y|) + 1 of the smaller, and |y| >= 0.8 |x|; each candidate is then
+    checked exactly. Index lists grow in size order, so the size bound is a bisect."""
     frequency = Counter(g for gs in grams.values() for g in gs)
     rank = {g: r for r, g in enumerate(sorted(frequency, key=lambda g: (frequency[g], g)))}
     ranked = {i: sorted(rank[g] for g in gs) for i, gs in grams.items()}
     sets = {i: frozenset(r) for i, r in ranked.items()}
-    index: dict[int, list[int]] = defaultdict(list)
+    index: dict[int, tuple[list[int], list[int]]] = {}
     for i in sorted(ranked, key=lambda i: (len(ranked[i]), i)):
         tokens, size = ranked[i], len(ranked[i])
         found: set[int] = set()
         for token in tokens[: size - math.ceil(0.8 * size) + 1]:
-            found.update(index.get(token, ()))
+            entry = index.get(token)
+            if entry is not None:
+                found.update(entry[0][bisect_left(entry[1], 0.8 * size) :])
         mine = sets[i]
         for j in found:
             theirs = sets[j]
-            if len(theirs) >= 0.8 * size:
-                shared = len(mine & theirs)
-                if shared >= 0.8 * (size + len(theirs) - shared):
-                    _add(pairs, i, j)
+            shared = len(mine & theirs)
+            if shared >= 0.8 * (size + len(theirs) - shared):
+                _add(pairs, i, j)
         for token in tokens[: size - math.ceil(1.6 / 1.8 * size) + 1]:
-            index[token].append(i)
+            ids, sizes = index.setdefault(token, ([], []))
+            ids.append(i)
+            sizes.append(size)

@@ -274,12 +274,17 @@ def _upgrade() -> None:
     Meta.update(value=str(version)).where(Meta.key == "schema_version").execute()
 
 
+_BUMP: dict[int, str] = {}
+
+
 def bump_version(namespace: str) -> None:
-    """Mark the namespace's graph as changed (invalidates cached graphs)."""
-    updated = (
-        NamespaceState.update(version=NamespaceState.version + 1).where(NamespaceState.namespace == namespace).execute()
-    )
-    if not updated:
+    """Mark the namespace's graph as changed (invalidates cached graphs). It is on every write
+    path, so its statement is built once per database."""
+    sql = _BUMP.get(id(db.obj))
+    if sql is None:
+        query = NamespaceState.update(version=NamespaceState.version + 1).where(NamespaceState.namespace == "")
+        sql = _BUMP[id(db.obj)] = query.sql()[0]
+    if not db.execute_sql(sql, [1, namespace]).rowcount:
         NamespaceState.insert(namespace=namespace, version=1).on_conflict_ignore().execute()
 
 

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 from memo_tui.core import decisions
-from memo_tui.core.blocking import candidate_pairs
+from memo_tui.core.blocking import EditPairs, other_pairs
 from memo_tui.core.models import Alias, Entity, KeepApart, Mention, Passage, Question, db, utcnow
 from memo_tui.core.rules import Name, Verdict, judge_pair
 
@@ -61,9 +61,9 @@ def mention_counts(namespace: str) -> dict[int, int]:
     return counts
 
 
-def load_names(namespace: str) -> list[Name]:
-    rows = Entity.select(Entity.id, Entity.name, Entity.type).where(Entity.namespace == namespace).order_by(Entity.id)
-    return [Name(entity_id, name, kind) for entity_id, name, kind in rows.tuples()]
+def _entity_rows(namespace: str) -> list[tuple[int, str, str | None]]:
+    query = Entity.select(Entity.id, Entity.name, Entity.type).where(Entity.namespace == namespace)
+    return list(query.order_by(Entity.id).tuples())
 
 
 class Homes:
@@ -112,14 +112,16 @@ def resolve(
     report = PassReport(dry_run=dry_run)
     home = Homes(namespace)
     report.moot = _settle_moot_questions(namespace, home, dry_run)
-    names = load_names(namespace)
+    rows = _entity_rows(namespace)
+    with EditPairs([name for _, name, _ in rows]) as edits:
+        names = [Name(entity_id, name, kind) for entity_id, name, kind in rows]
+        counts = mention_counts(namespace)
+        pairs = sorted(other_pairs(names) | edits.result())
     report.entities = len(names)
-    counts = mention_counts(namespace)
     settled = settled_pairs(namespace, home)
     pending = _pending_pairs(namespace, home)
     fold_edges: list[tuple[Name, Name]] = []
     asks: list[Ask] = []
-    pairs = sorted(candidate_pairs(names))
     for done, (i, j) in enumerate(pairs, 1):
         a, b = names[i], names[j]
         pair = frozenset((a.id, b.id))

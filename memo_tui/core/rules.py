@@ -56,7 +56,7 @@ class Name:
             "words": tuple(t.casefold() for t in tokens_of(key)),
             "digits": digits_of(key),
             "grams": trigrams(merge),
-            "spelling_eligible": len(merge) >= 5 and entropy(merge) >= 1.5,
+            "spelling_eligible": _eligible(merge),
         }
         values["folded"] = values["key"].casefold()
         words = values["words"]
@@ -85,6 +85,16 @@ def _initials(words: tuple[str, ...]) -> frozenset[str]:
     letters = [w[0] for w in words if w[0].isalpha()]
     content = [w[0] for w in words if w[0].isalpha() and w not in SMALL_WORDS]
     return frozenset("".join(x) for x in (letters, content) if len(x) >= 2)
+
+
+def _eligible(merge: str) -> bool:
+    return len(merge) >= 5 and entropy(merge) >= 1.5
+
+
+def spelling_key(name: str) -> str | None:
+    """The merge key rule 8 judges a name by, or None when the name is too short or too repetitive."""
+    merge = merge_of(identity_key(name))
+    return merge if _eligible(merge) else None
 
 
 def entropy(text: str) -> float:
