@@ -80,7 +80,9 @@ def other_pairs(names: list[Name]) -> set[Pair]:
 
 def _other_pairs(pairs: set[Pair], names: list[Name], eligible: list[int], keys: dict[int, str]) -> None:
     _same_key(pairs, (n.merge for n in names))
-    _same_key(pairs, (n.plain for n in names))
+    # accent-free keys only matter where some name has accents (Café / Cafe)
+    accented = {n.plain for n in names if n.plain != n.merge}
+    _same_key(pairs, (n.plain if n.plain in accented else "" for n in names))
     _file_suffix(pairs, names)
     _token_runs(pairs, names)
     _company_suffixes(pairs, names)

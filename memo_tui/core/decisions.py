@@ -9,6 +9,7 @@ from __future__ import annotations
 import getpass
 import json
 import os
+from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -111,8 +112,9 @@ def fold_entities(
     rule: str | None = None,
     score: float | None = None,
 ) -> DecisionView:
-    """Fold two entities and log it (used by manual folds and by the resolver's automatic folds)."""
-    with db.atomic():
+    """Fold two entities and log it (used by manual folds and by the resolver's automatic folds).
+    Inside a caller's transaction (a resolution pass) it joins that one instead of a savepoint each."""
+    with nullcontext() if db.in_transaction() else db.atomic():
         summary = folds.fold(canonical, absorbed, decided_by=actor, channel=channel, rule=rule, score=score)
         payload = _fold_payload(summary, "folded")
         return _record(namespace, "fold", actor, channel, payload, fold=summary.fold_id)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
@@ -27,47 +27,38 @@ class Verdict:
     reason: str
 
 
-@dataclass(frozen=True)
 class Name:
-    """Everything the rules need about one entity's name, computed once."""
+    """Everything the rules need about one entity's name, computed once (a plain class with slots:
+    the resolver builds one per entity, a million on big stores)."""
 
-    id: int | None
-    name: str
-    type: str | None = None
-    key: str = field(init=False)
-    folded: str = field(init=False)  # casefolded identity key
-    merge: str = field(init=False)
-    plain: str = field(init=False)  # merge key without accents
-    words: tuple[str, ...] = field(init=False)  # casefolded tokens
-    digits: tuple[str, ...] = field(init=False)
-    grams: frozenset[str] = field(init=False)
-    core: tuple[str, ...] = field(init=False)  # tokens without company suffixes (Inc, Corp, GmbH, ...)
-    acronym: bool = field(init=False)  # one token of 2-6 letters, two or more capitals: AWS, RoR
-    initials: frozenset[str] = field(init=False)  # of 2+ tokens, with and without small words
-    spelling_eligible: bool = field(init=False)  # rule 8 asks only about long, varied enough names
+    __slots__ = (
+        "id", "name", "type", "key", "folded", "merge", "plain", "words", "digits", "grams", "core", "acronym",
+        "initials", "spelling_eligible",
+    )  # fmt: skip
 
-    def __post_init__(self) -> None:
-        key = identity_key(self.name)
-        merge = merge_of(key)
-        values = {
-            "key": key,
-            "merge": merge,
-            "plain": strip_accents(merge),
-            "words": tuple(t.casefold() for t in tokens_of(key)),
-            "digits": digits_of(key),
-            "grams": trigrams(merge),
-            "spelling_eligible": _eligible(merge),
-        }
-        values["folded"] = values["key"].casefold()
-        words = values["words"]
-        values["core"] = tuple(w for w in words if w not in COMPANY_SUFFIXES)
-        letters = values["key"]
-        values["acronym"] = (
-            len(words) == 1 and 2 <= len(letters) <= 6 and letters.isalpha() and sum(c.isupper() for c in letters) >= 2
-        )
-        values["initials"] = _initials(words)
-        for attribute, value in values.items():
-            object.__setattr__(self, attribute, value)
+    def __init__(self, id: int | None, name: str, type: str | None = None) -> None:  # noqa: A002
+        self.id, self.name, self.type = id, name, type
+        self.key = key = identity_key(name)
+        self.folded = key.casefold()
+        self.merge = merge = merge_of(key)
+        self.plain = strip_accents(merge)  # merge key without accents
+        self.words = words = tuple(t.casefold() for t in tokens_of(key))  # casefolded tokens
+        self.digits = digits_of(key)
+        self.spelling_eligible = _eligible(merge)  # rule 8 asks only about long, varied enough names
+        self.grams = trigrams(merge) if self.spelling_eligible else frozenset()
+        self.core = tuple(w for w in words if w not in COMPANY_SUFFIXES)  # without Inc, Corp, GmbH, ...
+        # one token of 2-6 letters with two or more capitals: AWS, RoR
+        self.acronym = len(words) == 1 and 2 <= len(key) <= 6 and key.isalpha() and sum(map(str.isupper, key)) >= 2
+        self.initials = _initials(words)  # of 2+ tokens, with and without small words
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Name) and (self.id, self.name, self.type) == (other.id, other.name, other.type)
+
+    def __hash__(self) -> int:
+        return hash((self.id, self.name, self.type))
+
+    def __repr__(self) -> str:
+        return f"Name({self.id!r}, {self.name!r}, {self.type!r})"
 
 
 # Legal and institutional suffixes of organisation names: a closed, well-known set.
