@@ -23,8 +23,12 @@ def ask(left: str, right: str, kind: str = "entity_pair", namespace: str = "defa
     """A pending question between two named entities, as the resolver would write it."""
     a = Entity.get((Entity.namespace == namespace) & (Entity.name == left))
     b = Entity.get((Entity.namespace == namespace) & (Entity.name == right))
+    return question_between(a, b, kind)
+
+
+def question_between(a: Entity, b: Entity, kind: str = "entity_pair") -> int:
     return Question.create(
-        namespace=namespace,
+        namespace=a.namespace,
         kind=kind,
         left_id=a.id,
         right_id=b.id,

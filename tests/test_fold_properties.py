@@ -10,6 +10,7 @@ import random
 import tempfile
 from pathlib import Path
 
+from graphrows import question_between
 from hypothesis import Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
@@ -96,18 +97,7 @@ class FoldMachine(RuleBasedStateMachine):
     @rule(data=st.data(), action=st.sampled_from(["merge", "reject", "keep_both"]), swap=st.booleans())
     def ask_and_answer(self, data, action, swap):
         a, b = data.draw(st.lists(st.sampled_from(self.live()), min_size=2, max_size=2, unique_by=lambda e: e.id))
-        q = Question.create(
-            namespace=NS,
-            kind="entity_pair",
-            left_id=a.id,
-            right_id=b.id,
-            left_name=a.name,
-            right_name=b.name,
-            score=0.8,
-            rule="prop",
-            reason="prop",
-        )
-        decisions.answer(NS, q.id, action, "prop", "cli", swap=swap)
+        decisions.answer(NS, question_between(a, b), action, "prop", "cli", swap=swap)
 
     @precondition(lambda self: Question.select().where(Question.status == "pending").exists())
     @rule(data=st.data())

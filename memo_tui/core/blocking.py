@@ -143,10 +143,15 @@ def _token_runs(pairs: set[Pair], names: list[Name]) -> None:
                         _add(pairs, i, j)
 
 
-def _prefixes(pairs: set[Pair], keys: dict[int, str]) -> None:
-    by_key: dict[str, list[int]] = defaultdict(list)
+def _by_value(keys: dict[int, str]) -> dict[str, list[int]]:
+    index: dict[str, list[int]] = defaultdict(list)
     for i, key in keys.items():
-        by_key[key].append(i)
+        index[key].append(i)
+    return index
+
+
+def _prefixes(pairs: set[Pair], keys: dict[int, str]) -> None:
+    by_key = _by_value(keys)
     for i, key in keys.items():
         for cut in (1, 2, 3):
             for j in by_key.get(key[:-cut], ()) if len(key) - cut >= 5 else ():
@@ -204,9 +209,7 @@ def _edit_distance(pairs: set[Pair], keys: dict[int, str]) -> None:
 
 def _swaps(pairs: set[Pair], keys: dict[int, str]) -> None:
     """Short keys (edit limit 1) one adjacent transposition apart."""
-    by_key: dict[str, list[int]] = defaultdict(list)
-    for i, key in keys.items():
-        by_key[key].append(i)
+    by_key = _by_value(keys)
     for i, key in keys.items():
         if len(key) < 8:
             for at in range(len(key) - 1):
