@@ -9,7 +9,6 @@ functions run inside the caller's transaction; `decisions.py` wraps them with th
 from __future__ import annotations
 
 import json
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from memo_tui.core.bulk import LazyInserter, first_column, prepared, run, update_ids
@@ -70,14 +69,6 @@ def home_of(entity_id: int) -> int | None:
     return None
 
 
-def _ids(query) -> list:
-    return first_column(query)
-
-
-def _update_ids(model, ids: Sequence[int], **values) -> int:
-    return update_ids(model, ids, **values)
-
-
 def _fold_statements(t, c, p) -> dict[str, str]:
     m, r, a = t(Mention), t(Relation), t(Alias)
     mid, ment, mact, mpas = c(Mention, "id"), c(Mention, "entity"), c(Mention, "active"), c(Mention, "passage")
@@ -131,13 +122,13 @@ def fold(canonical: Entity, absorbed: Entity, decided_by: str, channel: str, rul
     moved_aliases = [row[0] for row in run(sql["aliases"], (gone,))]
 
     run(sql["move_mentions"], (keep, gone))
-    _update_ids(Mention, twins, active=False, fold=fold_id)
+    update_ids(Mention, twins, active=False, fold=fold_id)
     dead_relations: list[int] = []
     if moved_src or moved_dst:
         run(sql["move_src"], (keep, gone))
         run(sql["move_dst"], (keep, gone))
         dead_relations = _relations_to_deactivate(keep, sorted(set(moved_src) | set(moved_dst)))
-        _update_ids(Relation, dead_relations, active=False, fold=fold_id)
+        update_ids(Relation, dead_relations, active=False, fold=fold_id)
     if moved_aliases:
         run(sql["move_aliases"], (keep, gone))
     _ALIAS_INSERT.one(
@@ -253,17 +244,17 @@ def revert_fold(fold_id: int, namespace: str) -> Fold:
         created_at=record.absorbed_created_at,
     ).execute()
     returning = [a.id for a in Alias.select().where(Alias.entity == home) if home_of(a.attached_to) == absorbed]
-    _update_ids(Alias, returning, entity=absorbed)
-    spellings = [key] + _ids(Alias.select(Alias.identity_key).where(Alias.id.in_(returning)))
+    update_ids(Alias, returning, entity=absorbed)
+    spellings = [key] + first_column(Alias.select(Alias.identity_key).where(Alias.id.in_(returning)))
 
     mentions = _spelled(Mention, Mention.entity, Mention.surface_key, home, spellings)
-    _update_ids(Mention, sorted(mentions), entity=absorbed)
+    update_ids(Mention, sorted(mentions), entity=absorbed)
     _reactivate(Mention, record.id, data["deactivated_mentions"], Mention.entity == absorbed)
 
     src = _spelled(Relation, Relation.src, Relation.src_key, home, spellings)
     dst = _spelled(Relation, Relation.dst, Relation.dst_key, home, spellings)
-    _update_ids(Relation, sorted(src), src=absorbed)
-    _update_ids(Relation, sorted(dst), dst=absorbed)
+    update_ids(Relation, sorted(src), src=absorbed)
+    update_ids(Relation, sorted(dst), dst=absorbed)
     _reactivate(
         Relation, record.id, data["deactivated_relations"], (Relation.src == absorbed) | (Relation.dst == absorbed)
     )
@@ -276,15 +267,17 @@ def revert_fold(fold_id: int, namespace: str) -> Fold:
 
 def _spelled(model, column, key_column, home: int, spellings: list[str]) -> set[int]:
     """Rows on `home` written with one of the absorbed spellings (they arrived through the alias)."""
-    return set(_ids(model.select(model.id).where((column == home) & key_column.in_(spellings))))
+    return set(first_column(model.select(model.id).where((column == home) & key_column.in_(spellings))))
 
 
 def _reactivate(model, fold_id: int, deactivated: list[int], back_on_absorbed) -> None:
     """Reactivate what this fold deactivated, and what went back to the absorbed entity after a later
     fold deactivated it (its reason, a twin or a self-loop on that canonical, no longer holds)."""
-    _update_ids(model, deactivated, active=True, fold=None)
-    stale = _ids(model.select(model.id).where(back_on_absorbed & model.fold.is_null(False) & (model.fold != fold_id)))
-    _update_ids(model, stale, active=True, fold=None)
+    update_ids(model, deactivated, active=True, fold=None)
+    stale = first_column(
+        model.select(model.id).where(back_on_absorbed & model.fold.is_null(False) & (model.fold != fold_id))
+    )
+    update_ids(model, stale, active=True, fold=None)
 
 
 def standing_folds_into(entity_id: int) -> list[Fold]:
@@ -344,7 +337,7 @@ def restore_deleted(rows: dict) -> None:
         )
     Entity.insert(**entity).execute()
     mentions = [dict(m) for m in rows["mentions"]]
-    reverted = set(_ids(Fold.select(Fold.id).where(Fold.reverted_at.is_null(False))))
+    reverted = set(first_column(Fold.select(Fold.id).where(Fold.reverted_at.is_null(False))))
     for row in mentions + relations:
         if row["fold"] in reverted:
             row.update(active=True, fold=None)
