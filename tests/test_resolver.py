@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from graphrows import graph_rows
+from graphrows import graph_rows, question_between
 
 from memo_tui.core import decisions
 from memo_tui.core.ingest import ingest_records
@@ -142,3 +142,16 @@ def test_a_group_split_by_an_all_capitals_spelling_is_folded_in_one_pass(store):
     assert sorted(names()) == ["ACME GATEWAY", "Acme Gateway"]
     second = resolve(NS)
     assert second.folded == 0 and second.queued == 0
+
+
+def test_a_keep_apart_is_honoured_inside_a_fold_group(store):
+    ingest("We use Claude Code, `claude-code` and ClaudeCode.")
+    q = question_between(Entity.get(Entity.name == "claude-code"), Entity.get(Entity.name == "ClaudeCode"))
+    decisions.answer(NS, q, "reject", "alice", "cli")
+    first = resolve(NS)
+    # claude-code folds into Claude Code; ClaudeCode would too, but a reviewer kept it apart from
+    # claude-code, which is now part of Claude Code
+    assert first.folded == 1
+    assert sorted(names()) == ["Claude Code", "ClaudeCode"]
+    second = resolve(NS)
+    assert (second.folded, second.queued) == (0, 0) and second.skipped_settled == 1

@@ -141,7 +141,9 @@ def resolve(
             report.rejected_by_rule += 1
         if progress is not None and done % 5000 == 0:
             progress(done, len(pairs))
-    absorbed_into = _apply_folds(namespace, fold_edges, counts, asks, report, dry_run)
+    absorbed_into = _apply_folds(namespace, fold_edges, counts, settled, asks, report, dry_run)
+    # a keep-apart decision on an entity folded in this pass now covers its canonical
+    settled = {frozenset(absorbed_into[x].id if x in absorbed_into else x for x in pair) for pair in settled}
     asks = _follow_folds(asks, absorbed_into, counts, settled, pending)
     _admit(namespace, asks, cap, report, dry_run)
     if progress is not None:
@@ -155,7 +157,7 @@ def _rank(name: Name, counts: dict[int, int]) -> tuple:
     return (-counts.get(name.id, 0), -len(name.name), -sum(ch.isupper() for ch in name.name), name.id)
 
 
-def _apply_folds(namespace, edges, counts, asks, report, dry_run) -> dict[int, Name]:
+def _apply_folds(namespace, edges, counts, settled, asks, report, dry_run) -> dict[int, Name]:
     """Fold each connected group of fold verdicts into its best-ranked member; members that do not
     fold with that canonical directly (say, declared types differ) become questions instead."""
     parent: dict[int, int] = {}
@@ -181,39 +183,47 @@ def _apply_folds(namespace, edges, counts, asks, report, dry_run) -> dict[int, N
     absorbed_into: dict[int, Name] = {}
     with db.atomic():  # one transaction for the pass's folds: all of them or none
         for members in groups.values():
-            _fold_group(namespace, members, rows, counts, asks, absorbed_into, report, dry_run)
+            _fold_group(namespace, members, rows, counts, settled, asks, absorbed_into, report, dry_run)
     return absorbed_into
 
 
-def _fold_group(namespace, members, rows, counts, asks, absorbed_into, report, dry_run) -> None:
+def _fold_group(namespace, members, rows, counts, settled, asks, absorbed_into, report, dry_run, merged=None) -> None:
     """Fold members into the best-ranked one where the pair itself folds; those that do not (an
     all-capitals spelling, a type clash) are asked about, and folded among themselves in turn, so
     that a second pass finds nothing left to fold."""
+    merged: dict[int, set[int]] = {} if merged is None else merged  # canonical id -> ids folded into it
+
+    def verdict(a: Name, b: Name) -> Verdict:
+        # a reviewer's keep-apart on anything already folded into either side covers the pair
+        ids_a, ids_b = merged.get(a.id, {a.id}), merged.get(b.id, {b.id})
+        kept_apart = any(frozenset((x, y)) in settled for x in ids_a for y in ids_b)
+        return judge_pair(a, b, settled=kept_apart)
+
     canonical, *rest = sorted(members, key=lambda n: _rank(n, counts))
     leftover = []
     for member in rest:
-        verdict = judge_pair(canonical, member)
-        if verdict.kind != "fold":
-            asks.append(Ask(canonical, member, verdict, min(counts.get(canonical.id, 0), counts.get(member.id, 0))))
+        said = verdict(canonical, member)
+        if said.kind != "fold":
+            if said.kind == "ask":
+                asks.append(Ask(canonical, member, said, min(counts.get(canonical.id, 0), counts.get(member.id, 0))))
             leftover.append(member)
             continue
         if not dry_run:
-            decisions.fold_entities(
-                namespace, rows[canonical.id], rows[member.id], AUTO, AUTO, verdict.rule, verdict.score
-            )
+            decisions.fold_entities(namespace, rows[canonical.id], rows[member.id], AUTO, AUTO, said.rule, said.score)
         counts[canonical.id] = counts.get(canonical.id, 0) + counts.get(member.id, 0)
         absorbed_into[member.id] = canonical
+        merged.setdefault(canonical.id, {canonical.id}).update(merged.get(member.id, {member.id}))
         report.folded += 1
     while leftover:
         group, leftover = [leftover[0]], leftover[1:]
         grew = True
         while grew:
-            joining = [o for o in leftover if any(judge_pair(inside, o).kind == "fold" for inside in group)]
+            joining = [o for o in leftover if any(verdict(inside, o).kind == "fold" for inside in group)]
             group += joining
             leftover = [o for o in leftover if o not in joining]
             grew = bool(joining)
         if len(group) > 1:
-            _fold_group(namespace, group, rows, counts, asks, absorbed_into, report, dry_run)
+            _fold_group(namespace, group, rows, counts, settled, asks, absorbed_into, report, dry_run, merged)
 
 
 def _follow_folds(asks, absorbed_into, counts, settled, pending) -> list[Ask]:
