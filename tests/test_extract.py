@@ -101,3 +101,18 @@ def test_long_headings_are_not_names():
 def test_unicode_names_are_extracted():
     found = names("we met Zoë Ångström at Café Central")
     assert "Zoë Ångström" in found and "Café Central" in found
+
+
+def test_new_york_keeps_its_new_but_updated_postgres_loses_updated():
+    found = names("The New York office moved. Updated Postgres to 16. Ask Mary-Jane O'Neil.")
+    assert {"New York", "Postgres", "Mary-Jane O'Neil"} <= set(found)
+    assert not any(s.startswith(("Updated", "Ask")) for s in found)
+
+
+def test_lowercase_handles_are_names():
+    assert names("hey @dana can you look") == {"@dana": "identifier"}
+    assert "@Dana Smith" in names("thanks to @Dana Smith for this")
+
+
+def test_chat_shorthand_is_not_a_name():
+    assert names("TIL: we also use Redis. BTW the ETA is Friday") == {"Redis": "capitalised"}

@@ -44,6 +44,7 @@ _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
 _BACKTICK = re.compile(r"(?<!`)`([^`\n]{1,80})`(?!`)")
 _FENCE = re.compile(r"^ {0,3}(```|~~~).*?^ {0,3}\1[^\n]*$", re.MULTILINE | re.DOTALL)
 _URL = re.compile(r"\b(?:https?|ftp)://\S+|\bwww\.\S+|\b[\w.+-]+@[\w-]+\.[\w.-]+")
+_HANDLE = re.compile(r"(?<![\w@/.])@[a-z][\w-]*\w(?![\w/@])")  # @dana; @Dana Smith is a capitalised run
 _SCOPED = re.compile(r"(?<![\w@/])@[a-z0-9][\w.-]*/[\w.-]*\w")
 _PATH = re.compile(r"(?<![\w/@.-])(?:\.{0,2}/)?[A-Za-z_][\w.-]*(?:/[\w.-]*\w)+(?![\w/])")
 _DOTTED = re.compile(r"(?<![\w.@])[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+(?![\w])")
@@ -57,7 +58,8 @@ _VERSION = r"v?\d+(?:\.\d+)*[a-z]?"
 _CAP_RUN = re.compile(rf"(?<![\w#$/.-])@?{_CAP_WORD}(?:[ \t]+(?:{_CAP_WORD}|{_VERSION}(?!\w|\.\d)))*")
 _POSSESSIVE = re.compile(r"['’]s$")
 
-STOP_WORDS = frozenset(
+# Words trimmed from the start of a capitalised run anywhere ("The Acme Gateway" -> "Acme Gateway").
+FUNCTION_WORDS = frozenset(
     """
     a an the this that these those there here it its i we you he she they me us him her them my our your their
     his hers theirs mine ours yours if when while where whenever whether why how what which who whom whose
@@ -71,8 +73,15 @@ STOP_WORDS = frozenset(
     january february march april may june july august september october november december
     jan feb mar apr jun jul aug sep sept oct nov dec
     hi hello hey thanks thank please sorry dear regards cheers best
-    mr mrs ms dr sir i'm i'll i've i'd im
+    mr mrs ms dr sir i'm i'll i've i'd im til imo imho lol afaik btw eta asap cc
+    """.split()
+)
+# Words that start sentences but rarely names: trimmed only as the first word of a sentence
+# ("Updated Postgres" -> "Postgres"), so that "New York" in mid-sentence stays whole.
+STOP_WORDS = FUNCTION_WORDS | frozenset(
+    """
     let lets let's update updated fixed added removed see use used using step steps first next last new old
+    ask asked ping check tell told call email meet met talk
     """.split()
 )
 _ALWAYS_SKIP = frozenset(
@@ -133,6 +142,7 @@ def extract(text: str) -> list[Extracted]:
     if "@" in text or "://" in text or "www." in text:
         take(_URL, None)
         take(_SCOPED, "identifier")
+        take(_HANDLE, "identifier")
     if "/" in text:
         take(_PATH, "identifier", keep=_is_path)
     if "_" in text:
@@ -189,8 +199,10 @@ def _add_capitalised_run(text: str, match: re.Match[str], add) -> None:
 
 def _add_words(words: list[str], at_sentence_start: bool, add) -> None:
     first = words[0] if words else ""
-    # Trim stop words and bare numbers from both ends ("The Acme Gateway" -> "Acme Gateway").
-    while words and (words[0].casefold() in STOP_WORDS or words[0][0].isdigit()):
+    # Trim from the start: any stop word opening a sentence, then function words and bare numbers.
+    if words and at_sentence_start and words[0].casefold() in STOP_WORDS:
+        words.pop(0)
+    while words and (words[0].casefold() in FUNCTION_WORDS or words[0][0].isdigit()):
         words.pop(0)
     while words and words[-1].casefold() in STOP_WORDS:
         words.pop()
