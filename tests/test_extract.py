@@ -116,3 +116,12 @@ def test_lowercase_handles_are_names():
 
 def test_chat_shorthand_is_not_a_name():
     assert names("TIL: we also use Redis. BTW the ETA is Friday") == {"Redis": "capitalised"}
+
+
+def test_table_headers_and_emphasised_words_in_cells_are_not_names():
+    found = names("| Service | Owner |\n|---|---|\n| Acme Gateway | **Deprecated** |")
+    assert found == {"Acme Gateway": "capitalised"}
+
+
+def test_an_ip_address_is_not_a_version():
+    assert names("got ECONNREFUSED 127.0.0.1:5432 again") == {"ECONNREFUSED": "identifier"}

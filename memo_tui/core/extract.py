@@ -54,7 +54,7 @@ _CAMEL_HINT = re.compile(r"[a-z][A-Z]")
 _CAMEL = re.compile(r"(?<![\w-])[a-z]+[A-Z][A-Za-z0-9]*(?![\w-])")
 # A capitalised word: an upper-case letter, then word characters, hyphen or dot joins (GPT-4, Vue.js).
 _CAP_WORD = rf"[{_upper_class()}]\w*(?:[-.'’]\w+)*"
-_VERSION = r"v?\d+(?:\.\d+)*[a-z]?"
+_VERSION = r"v?\d+(?:\.\d+){0,2}[a-z]?"  # 4.8, 3.11.2 - not an IP address
 _CAP_RUN = re.compile(rf"(?<![\w#$/.-])@?{_CAP_WORD}(?:[ \t]+(?:{_CAP_WORD}|{_VERSION}(?!\w|\.\d)))*")
 _POSSESSIVE = re.compile(r"['’]s$")
 
@@ -164,11 +164,12 @@ def _is_path(candidate: str) -> bool:
 
 
 def _starts_sentence(text: str, start: int) -> bool:
-    """True when only whitespace, a bullet or sentence punctuation stands before `start`."""
+    """True when only whitespace, a bullet, a table cell border or sentence punctuation stands before
+    `start` (emphasis marks in between are looked through)."""
     i = start - 1
-    while i >= 0 and text[i] in " \t":
+    while i >= 0 and text[i] in " \t*_":
         i -= 1
-    if i < 0 or text[i] in '\n.!?:;"“(>)':
+    if i < 0 or text[i] in '\n.!?:;"“(>)|':
         return True
     if text[i] in "-*+":
         line_start = text.rfind("\n", 0, i) + 1
