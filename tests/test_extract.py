@@ -125,3 +125,12 @@ def test_table_headers_and_emphasised_words_in_cells_are_not_names():
 
 def test_an_ip_address_is_not_a_version():
     assert names("got ECONNREFUSED 127.0.0.1:5432 again") == {"ECONNREFUSED": "identifier"}
+
+
+def test_code_spans_name_callables_and_skip_expressions():
+    found = names("call `os.path.join()` or `judge_pair(a, b)`, never `x = 1`; set `show=False`")
+    assert found == {"os.path.join": "backtick", "judge_pair": "backtick"}
+
+
+def test_numbered_headings_lose_their_numbers():
+    assert names("## 3. Names and Keys\ntext") == {"Names and Keys": "heading"}

@@ -39,6 +39,8 @@ def _upper_class() -> str:
     return "".join(re.escape(chr(a)) + ("-" + re.escape(chr(b)) if b > a else "") for a, b in ranges)
 
 
+_CALL = re.compile(r"^([@\w./-]+)\(.*\)?$")
+_NUMBERING = re.compile(r"^(?:\d+(?:\.\d+)*\.?|[ivx]+\.)\s+", re.IGNORECASE)  # "1. ", "2.3 ", "iv. "
 _TAGS = re.compile(r"\[tags?:\s*([^\]\n]*)\]", re.IGNORECASE)
 _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
 _BACKTICK = re.compile(r"(?<!`)`([^`\n]{1,80})`(?!`)")
@@ -73,7 +75,7 @@ FUNCTION_WORDS = frozenset(
     january february march april may june july august september october november december
     jan feb mar apr jun jul aug sep sept oct nov dec
     hi hello hey thanks thank please sorry dear regards cheers best
-    mr mrs ms dr sir i'm i'll i've i'd im til imo imho lol afaik btw eta asap cc
+    mr mrs ms dr sir i'm i'll i've i'd im til imo imho lol afaik btw eta asap cc true false none null
     """.split()
 )
 # Words that start sentences but rarely names: trimmed only as the first word of a sentence
@@ -108,16 +110,18 @@ def extract(text: str) -> list[Extracted]:
         if current is None or WEIGHTS[source] > current.weight:
             found[key] = Extracted(surface if current is None else current.surface, key, source, WEIGHTS[source])
 
-    def take(pattern: re.Pattern[str], source: str | None, group: int = 0, keep=None) -> None:
-        """Record every match as a mention and blank it out of the text."""
+    def take(pattern: re.Pattern[str], source: str | None, group: int = 0, keep=None, clean=None) -> None:
+        """Record every match as a mention (`clean` may turn it into a name, or None) and blank it
+        out of the text."""
         nonlocal text
         chunks: list[str] = []
         last = 0
         for match in pattern.finditer(text):
             if keep is not None and not keep(match.group(group)):
                 continue
-            if source is not None:
-                add(match.group(group), source)
+            name = match.group(group) if clean is None else clean(match.group(group))
+            if source is not None and name:
+                add(name, source)
             chunks.append(text[last : match.start()])
             chunks.append(" " * (match.end() - match.start()))
             last = match.end()
@@ -132,10 +136,12 @@ def extract(text: str) -> list[Extracted]:
         take(_TAGS, None)
     if "`" in text or "~~~" in text:
         take(_FENCE, None)
-        take(_BACKTICK, "backtick", 1)
+        take(_BACKTICK, "backtick", 1, clean=_code_name)
+    headings: list[tuple[int, int]] = []
     if "#" in text:
         for match in _HEADING.finditer(text):
-            heading = match.group(1).strip()
+            headings.append((match.start(), match.end()))
+            heading = _NUMBERING.sub("", match.group(1).strip())
             if len(heading.split()) <= 5:
                 add(heading, "heading")
         text = _HEADING.sub(lambda m: " " * (m.start(1) - m.start()) + m.group(1), text)
@@ -152,8 +158,23 @@ def extract(text: str) -> list[Extracted]:
     if _CAMEL_HINT.search(text):
         take(_CAMEL, "identifier")
     for match in _CAP_RUN.finditer(text):
-        _add_capitalised_run(text, match, add)
+        # in a Title Case heading every word is capitalised: a lone plain word there names nothing
+        in_heading = any(start <= match.start() < end for start, end in headings)
+        _add_capitalised_run(text, match, add, in_heading)
     return list(found.values())
+
+
+def _code_name(span: str) -> str | None:
+    """The name in a code span: `os.path.join()` -> os.path.join; an expression or a span that
+    starts or ends with a space (backticks paired across a broken line) names nothing."""
+    if span != span.strip():
+        return None
+    call = _CALL.match(span)
+    if call:
+        return call.group(1)
+    if any(ch in span for ch in "=,;{}<>()") or len(span.split()) > 4:
+        return None
+    return span
 
 
 def _is_path(candidate: str) -> bool:
@@ -185,20 +206,20 @@ def _is_compound(word: str) -> bool:
     return inner_upper or any(ch.isdigit() for ch in word) or (len(letters) > 1 and all(c.isupper() for c in letters))
 
 
-def _add_capitalised_run(text: str, match: re.Match[str], add) -> None:
+def _add_capitalised_run(text: str, match: re.Match[str], add, in_heading: bool) -> None:
     """Split a run at possessives ("Alice's HashMap"), then add each part."""
     words: list[str] = []
-    at_start = _starts_sentence(text, match.start())
+    at_start = in_heading or _starts_sentence(text, match.start())
     for word in match.group(0).split():
         possessive = _POSSESSIVE.search(word)
         words.append(word[: possessive.start()] if possessive else word)
         if possessive:
-            _add_words(words, at_start, add)
-            words, at_start = [], False
-    _add_words(words, at_start, add)
+            _add_words(words, at_start, add, in_heading)
+            words, at_start = [], in_heading
+    _add_words(words, at_start, add, in_heading)
 
 
-def _add_words(words: list[str], at_sentence_start: bool, add) -> None:
+def _add_words(words: list[str], at_sentence_start: bool, add, in_heading: bool = False) -> None:
     first = words[0] if words else ""
     # Trim from the start: any stop word opening a sentence, then function words and bare numbers.
     if words and at_sentence_start and words[0].casefold() in STOP_WORDS:
@@ -217,6 +238,6 @@ def _add_words(words: list[str], at_sentence_start: bool, add) -> None:
         if _is_compound(word):
             add(word, "identifier")
             return
-        if at_sentence_start and word == first:
+        if in_heading or (at_sentence_start and word == first):
             return
     add(" ".join(words), "capitalised")
