@@ -134,3 +134,7 @@ def test_code_spans_name_callables_and_skip_expressions():
 
 def test_numbered_headings_lose_their_numbers():
     assert names("## 3. Names and Keys\ntext") == {"Names and Keys": "heading"}
+
+
+def test_single_characters_and_bare_versions_are_not_names():
+    assert names("press `m` then `4.8` and `resolve [--dry-run` for X") == {}

@@ -104,8 +104,8 @@ def extract(text: str) -> list[Extracted]:
         key = identity_key(surface)
         if not key or len(key) > 120 or not any(ch.isalnum() for ch in key):
             return
-        if key.casefold() in STOP_WORDS or key.isdigit():
-            return
+        if key.casefold() in STOP_WORDS or len(key) < 2 or key.replace(".", "").isdigit():
+            return  # single characters and bare numbers or versions name nothing on their own
         current = found.get(key)
         if current is None or WEIGHTS[source] > current.weight:
             found[key] = Extracted(surface if current is None else current.surface, key, source, WEIGHTS[source])
@@ -172,7 +172,7 @@ def _code_name(span: str) -> str | None:
     call = _CALL.match(span)
     if call:
         return call.group(1)
-    if any(ch in span for ch in "=,;{}<>()") or len(span.split()) > 4:
+    if any(ch in span for ch in "=,;{}<>()") or len(span.split()) > 4 or span.count("[") != span.count("]"):
         return None
     return span
 
