@@ -9,16 +9,16 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from memo_tui.core.keys import identity_key
 
 WEIGHTS = {"declared": 4.0, "tag": 3.0, "heading": 3.0, "backtick": 3.0, "identifier": 2.0, "capitalised": 1.0}
 
 
-@dataclass(frozen=True)
-class Extracted:
-    """One entity named by a passage: the spelling used, where it came from, and a weight."""
+class Extracted(NamedTuple):
+    """One entity named by a passage: the spelling used, where it came from, and a weight.
+    (A named tuple: large ingests send these between processes, and tuples pickle cheaply.)"""
 
     surface: str
     key: str

@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
 from typing import BinaryIO
 
-from memo_tui.core.bulk import Inserter
+from memo_tui.core.bulk import Inserter, prepared, quote, select_in
 from memo_tui.core.entities import EntityCache
 from memo_tui.core.errors import MemoError
 from memo_tui.core.extract import WEIGHTS, Extracted, extract
@@ -183,12 +183,14 @@ class PassageWriter:
         return bool(todo)
 
     def _live_passages(self, external_ids: list[str]) -> dict[str, tuple[int, str, str | None]]:
-        rows = Passage.select(Passage.id, Passage.external_id, Passage.text, Passage.declared).where(
-            (Passage.namespace == self.namespace)
-            & (Passage.external_id.in_(external_ids))
-            & (Passage.retired_at.is_null())
+        head = prepared(
+            "live_passages",
+            lambda t, c, p: f"SELECT {c(Passage, 'id')}, {c(Passage, 'external_id')}, {c(Passage, 'text')}, "
+            f"{c(Passage, 'declared')} FROM {t(Passage)} WHERE {c(Passage, 'namespace')} = {p} "
+            f"AND {c(Passage, 'retired_at')} IS NULL",
         )
-        return {ext: (pid, text, declared) for pid, ext, text, declared in rows.tuples()}
+        rows = select_in(head, quote("external_id"), external_ids, fixed=(self.namespace,))
+        return {ext: (pid, text, declared) for pid, ext, text, declared in rows}
 
     def _retire(self, passage_id: int, now) -> None:
         Passage.update(retired_at=now).where(Passage.id == passage_id).execute()
