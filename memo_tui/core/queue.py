@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, fields
 
 from memo_tui.core.models import Question
 
@@ -26,19 +26,7 @@ class QuestionView:
 
 
 def view(question: Question) -> QuestionView:
-    return QuestionView(
-        id=question.id,
-        kind=question.kind,
-        left_id=question.left_id,
-        right_id=question.right_id,
-        left_name=question.left_name,
-        right_name=question.right_name,
-        score=question.score,
-        rule=question.rule,
-        reason=question.reason,
-        impact=question.impact,
-        status=question.status,
-    )
+    return QuestionView(**{f.name: getattr(question, f.name) for f in fields(QuestionView)})
 
 
 def pending(namespace: str) -> list[QuestionView]:
