@@ -115,9 +115,7 @@ def _same_key(pairs: set[Pair], keys: Iterable[str]) -> None:
 
 
 def _file_suffix(pairs: set[Pair], names: list[Name]) -> None:
-    by_key: dict[str, list[int]] = defaultdict(list)
-    for i, n in enumerate(names):
-        by_key[n.folded].append(i)
+    by_key = _by_value({i: n.folded for i, n in enumerate(names)})
     for i, n in enumerate(names):
         match = _SUFFIX.match(n.folded)
         if match:
