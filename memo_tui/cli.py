@@ -87,6 +87,22 @@ def build_parser() -> argparse.ArgumentParser:
     rename = actions.add_parser("rename", parents=[common, reviewer], help="give an entity a new spelling")
     rename.add_argument("name", metavar="NAME")
     rename.add_argument("new_name", metavar="NEW")
+    actions.add_parser("rebuild", parents=[common], help="re-extract every live passage; folds and answers stay")
+    links = actions.add_parser("links", parents=[common], help="passage-to-passage links ('also see')")
+    links.add_argument("--rebuild", action="store_true", help="recompute every link of the namespace")
+
+    as_of = argparse.ArgumentParser(add_help=False)
+    as_of.add_argument("--as-of", metavar="ISO", help="the graph as it was then (only passages live at that time)")
+    related = sub.add_parser("related", parents=[common, as_of], help="stated relations and co-mentions of a name")
+    related.add_argument("name", metavar="NAME")
+    related.add_argument("--limit", type=int, default=20, help="most entries per group (default: %(default)s)")
+    related.add_argument("--type", dest="kind", metavar="T", help="only neighbours of this type")
+    explore = sub.add_parser("explore", parents=[common, as_of], help="a name's passages and neighbours, hop by hop")
+    explore.add_argument("name", metavar="NAME")
+    explore.add_argument("--hops", type=int, default=1, help="1, 2 or 3 (default: %(default)s)")
+
+    sub.add_parser("lint", parents=[common], help="consistency checks; exit 1 when a problem is found")
+    sub.add_parser("metrics", parents=[common], help="graph cache counters in Prometheus text format")
 
     sub.add_parser("queue", parents=[common], help="pending questions, ranked")
 
@@ -189,6 +205,8 @@ def cmd_graph(args: argparse.Namespace) -> int:
 
     if args.action == "merges":
         return cmd_queue(args)
+    if args.action in ("rebuild", "links"):
+        return (_rebuild if args.action == "rebuild" else _links)(args)
     if args.action == "history":
         views = decisions.history(args.ns, who=args.who, limit=args.limit)
         lines = [
@@ -215,6 +233,31 @@ def cmd_graph(args: argparse.Namespace) -> int:
     else:
         view = decisions.rename(args.ns, args.name, args.new_name, actor, channel)
     return _print_decision(args, view)
+
+
+def _rebuild(args: argparse.Namespace) -> int:
+    from memo_tui.core.rebuild import rebuild
+
+    with _progress(not args.json, "rebuilding") as progress:
+        report = rebuild(args.ns, progress=progress)
+    text = (
+        f"rebuilt {report.passages_unchanged} live passages: {report.mentions} mentions, "
+        f"{report.relations} relations, {report.entities_new} new entities; folds and answers kept"
+    )
+    _print(args, report.as_dict(), text)
+    return 0
+
+
+def _links(args: argparse.Namespace) -> int:
+    from memo_tui.core.links import count_links, relink_all
+
+    if args.rebuild:
+        with _progress(not args.json, "linking") as progress:
+            total = relink_all(args.ns, progress=progress)
+    else:
+        total = count_links(args.ns)
+    _print(args, {"links": total}, f"{total} passage links" + (" (rebuilt)" if args.rebuild else ""))
+    return 0
 
 
 @command("queue")
@@ -274,6 +317,97 @@ def cmd_eval(args: argparse.Namespace) -> int:
     return 0
 
 
+def _as_of(args: argparse.Namespace):
+    from memo_tui.core.sources import parse_time
+
+    if args.as_of is None:
+        return None
+    try:
+        return parse_time(args.as_of)
+    except ValueError:
+        raise MemoError(f"--as-of is not an ISO 8601 time: {args.as_of!r}") from None
+
+
+@command("related")
+def cmd_related(args: argparse.Namespace) -> int:
+    from memo_tui.core.graph import related
+
+    if args.limit < 1:
+        raise MemoError("--limit must be 1 or more")
+    result = related(args.ns, args.name, limit=args.limit, kind=args.kind, as_of=_as_of(args))
+    _print(args, result.as_dict(), render_related(result))
+    return 0
+
+
+def render_related(result) -> str:
+    target = result.target
+    lines = [f"{target.name} (#{target.id}{', ' + target.type if target.type else ''}, {target.mentions} passages)"]
+    if result.matched_alias:
+        lines[0] += f" — asked as {result.matched_alias!r}, an absorbed spelling"
+    if result.as_of:
+        lines.append(f"as of {result.as_of:%Y-%m-%d %H:%M}")
+    lines.append(f"stated ({len(result.stated)} of {result.stated_total}):")
+    for s in result.stated:
+        arrow = f"-[{s.predicate}]->" if s.direction == "out" else f"<-[{s.predicate}]-"
+        lines.append(f"  {arrow} {s.entity.name}  confidence {s.confidence:.2f}  from {s.passage}")
+    lines.append(f"co-mentions ({len(result.co_mentions)} of {result.co_mentions_total}):")
+    for c in result.co_mentions:
+        mark = "  (also stated)" if c.stated else ""
+        lines.append(f"  {c.entity.name}  {c.shared} shared / {c.entity.mentions} passages{mark}")
+    return "\n".join(lines)
+
+
+@command("explore")
+def cmd_explore(args: argparse.Namespace) -> int:
+    from memo_tui.core.graph import explore
+
+    result = explore(args.ns, args.name, hops=args.hops, as_of=_as_of(args))
+    _print(args, result.as_dict(), render_exploration(result))
+    return 0
+
+
+def _snippet(text: str, width: int = 100) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= width else flat[: width - 1] + "…"
+
+
+def render_exploration(result) -> str:
+    target = result.target
+    lines = [f"{target.name} (#{target.id}, {target.mentions} passages)"]
+    if result.matched_alias:
+        lines[0] += f" — asked as {result.matched_alias!r}"
+    if result.as_of:
+        lines.append(f"as of {result.as_of:%Y-%m-%d %H:%M}")
+    for p in result.passages:
+        lines.append(f"  [{p.external_id}] {_snippet(p.text)}")
+        lines += [f"      also see [{link['external_id']}] {_snippet(link['text'], 80)}" for link in p.also_see]
+    for hop in result.hops:
+        lines.append(f"hop {hop.number}:" + (f" ({hop.more} more not shown)" if hop.more else ""))
+        for n in hop.neighbours:
+            how = ", ".join(n.predicates) if n.predicates else f"{n.shared} shared passages"
+            lines.append(f"  {n.entity.name}  via {n.via.name} ({n.link}: {how})")
+            lines += [f"      [{p.external_id}] {_snippet(p.text, 90)}" for p in n.passages]
+    return "\n".join(lines)
+
+
+@command("lint")
+def cmd_lint(args: argparse.Namespace) -> int:
+    from memo_tui.core.lint import lint
+
+    problems = lint(args.ns)
+    lines = [f"{p.check}: {p.subject}: {p.detail}" for p in problems]
+    _print(args, [p.as_dict() for p in problems], "\n".join(lines) or "no problems found")
+    return 1 if problems else 0
+
+
+@command("metrics")
+def cmd_metrics(args: argparse.Namespace) -> int:
+    from memo_tui.core.metrics import prometheus_text
+
+    sys.stdout.write(prometheus_text())
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
@@ -282,7 +416,12 @@ def main(argv: list[str] | None = None) -> int:
         if args.command is None:
             parser.print_help()
             return 0
-        return COMMANDS[args.command](args)
+        try:
+            return COMMANDS[args.command](args)
+        finally:
+            from memo_tui.core import metrics
+
+            metrics.flush()
     except MemoError as exc:
         print(f"memo-tui: {exc}", file=sys.stderr)
         return 2

@@ -13,7 +13,7 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 
-from memo_tui.core import folds
+from memo_tui.core import folds, passages
 from memo_tui.core.bulk import LazyInserter
 from memo_tui.core.entities import require
 from memo_tui.core.errors import MemoError
@@ -217,7 +217,7 @@ def _answer_passages(namespace, question, action, actor, channel, keep) -> Decis
         raise MemoError("--keep is left or right")
     if retired.retired_at is not None:
         raise MemoError(f"passage {retired.external_id!r} is already retired")
-    Passage.update(retired_at=utcnow()).where(Passage.id == retired.id).execute()
+    passages.retire(retired.id)
     bump_version(namespace)
     _settle(question, "merged", actor)
     payload = {
@@ -313,7 +313,7 @@ def _undo_merge(namespace: str, row: Decision, payload: dict) -> None:
     if "fold_id" in payload:
         _undo_fold(namespace, row, payload)
     else:
-        Passage.update(retired_at=None).where(Passage.id == payload["retired"]).execute()
+        passages.restore(payload["retired"])
         bump_version(namespace)
 
 

@@ -19,7 +19,9 @@ from memo_tui.core.entities import EntityCache
 from memo_tui.core.errors import MemoError
 from memo_tui.core.extract import WEIGHTS, Extracted, extract
 from memo_tui.core.keys import identity_key
+from memo_tui.core.links import link_passages
 from memo_tui.core.models import Mention, Passage, Relation, bump_version, db, utcnow
+from memo_tui.core.passages import retire
 from memo_tui.core.sources import PassageRecord, SourceFile, walk
 
 CHUNK = 500
@@ -87,7 +89,7 @@ def forget(namespace: str, external_id: str) -> int:
         )
         if passage is None:
             raise MemoError(f"no live passage with id {external_id!r} in namespace {namespace!r}")
-        Passage.update(retired_at=utcnow()).where(Passage.id == passage.id).execute()
+        retire(passage.id)
         bump_version(namespace)
     return passage.id
 
@@ -113,7 +115,7 @@ class PassageWriter:
     def write(self, records: list[PassageRecord], progress: Callable[[int, int], None] | None = None) -> None:
         chunks = [records[start : start + CHUNK] for start in range(0, len(records), CHUNK)]
         done = 0
-        for chunk, extracted in zip(chunks, _extract_chunks(chunks), strict=True):
+        for chunk, extracted in zip(chunks, extract_chunks(chunks), strict=True):
             before = self.entities.created
             try:
                 with db.atomic():
@@ -141,12 +143,7 @@ class PassageWriter:
                 continue
             live[record.external_id] = (None, record.text, declared)
             todo.append((record, found, declared))
-        spellings: dict[str, tuple[str, str | None]] = {}
-        for _, found, _ in todo:
-            for m in found:
-                if m.key not in spellings or (m.type and not spellings[m.key][1]):
-                    spellings[m.key] = (spellings.get(m.key, (m.surface,))[0], m.type)
-        self.entities.prepare(spellings)
+        self._prepare_entities([found for _, found, _ in todo])
         live = self._live_passages([record.external_id for record, _, _ in todo])
         mention_rows: list[tuple] = []
         relation_rows: list[tuple] = []
@@ -178,22 +175,50 @@ class PassageWriter:
             relation_rows.extend(self._relation_rows(passage_id, record))
         self._mentions.many(mention_rows)
         self._relations.many(relation_rows)
+        link_passages([live[record.external_id][0] for record, _, _ in todo])
         self.report.mentions += len(mention_rows)
         self.report.relations += len(relation_rows)
         return bool(todo)
 
+    def rewrite(self, passages: list[tuple[int, PassageRecord]], extracted: list[list[Extracted]]) -> None:
+        """Replace the mentions and relations of stored passages with freshly extracted ones."""
+        ids = [passage_id for passage_id, _ in passages]
+        for model in (Mention, Relation):
+            for start in range(0, len(ids), CHUNK):
+                model.delete().where(model.passage.in_(ids[start : start + CHUNK])).execute()
+        self._prepare_entities(extracted)
+        mention_rows = [
+            row for (pid, _), found in zip(passages, extracted, strict=True) for row in self._mention_rows(pid, found)
+        ]
+        relation_rows = [row for pid, record in passages for row in self._relation_rows(pid, record)]
+        self._mentions.many(mention_rows)
+        self._relations.many(relation_rows)
+        self.report.mentions += len(mention_rows)
+        self.report.relations += len(relation_rows)
+
+    def _prepare_entities(self, extracted: list[list[Extracted]]) -> None:
+        """Look up (or create) every entity these mentions need in one go; a declared type wins."""
+        spellings: dict[str, tuple[str, str | None]] = {}
+        for found in extracted:
+            for m in found:
+                if m.key not in spellings or (m.type and not spellings[m.key][1]):
+                    spellings[m.key] = (spellings.get(m.key, (m.surface,))[0], m.type)
+        self.entities.prepare(spellings)
+
     def _live_passages(self, external_ids: list[str]) -> dict[str, tuple[int, str, str | None]]:
         head = prepared(
             "live_passages",
-            lambda t, c, p: f"SELECT {c(Passage, 'id')}, {c(Passage, 'external_id')}, {c(Passage, 'text')}, "
-            f"{c(Passage, 'declared')} FROM {t(Passage)} WHERE {c(Passage, 'namespace')} = {p} "
-            f"AND {c(Passage, 'retired_at')} IS NULL",
+            lambda t, c, p: (
+                f"SELECT {c(Passage, 'id')}, {c(Passage, 'external_id')}, {c(Passage, 'text')}, "
+                f"{c(Passage, 'declared')} FROM {t(Passage)} WHERE {c(Passage, 'namespace')} = {p} "
+                f"AND {c(Passage, 'retired_at')} IS NULL"
+            ),
         )
         rows = select_in(head, quote("external_id"), external_ids, fixed=(self.namespace,))
         return {ext: (pid, text, declared) for pid, ext, text, declared in rows}
 
     def _retire(self, passage_id: int, now) -> None:
-        Passage.update(retired_at=now).where(Passage.id == passage_id).execute()
+        retire(passage_id, now)
         self.report.passages_retired += 1
 
     def _mention_rows(self, passage_id: int, found: list[Extracted]) -> list[tuple]:
@@ -220,7 +245,7 @@ class PassageWriter:
         return rows
 
 
-def _extract_chunks(chunks: list[list[PassageRecord]]) -> Iterator[list[list[Extracted]]]:
+def extract_chunks(chunks: list[list[PassageRecord]]) -> Iterator[list[list[Extracted]]]:
     """Mentions of every record, chunk by chunk; large inputs are extracted in a second process
     while this one writes (extraction and SQLite writes each take about half the time)."""
     if sum(map(len, chunks)) < PARALLEL_MIN or (os.cpu_count() or 1) < 2:

@@ -18,7 +18,7 @@ from memo_tui.core.errors import MemoError
 
 db = pw.DatabaseProxy()
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 DEFAULT_NAMESPACE = "default"
 
 
@@ -199,10 +199,54 @@ class KeepApart(BaseModel):
         indexes = ((("namespace", "low_id", "high_id"), False),)
 
 
-MODELS = [Meta, NamespaceState, Passage, Entity, Fold, Alias, Mention, Relation, Question, Decision, KeepApart]
+class PassageLink(BaseModel):
+    """`relates_to`: a passage and one of the strongest older-or-same-chunk passages it shares entities with."""
+
+    passage = pw.ForeignKeyField(Passage, backref="links", on_delete="CASCADE")
+    other = pw.ForeignKeyField(Passage, backref="linked_from", on_delete="CASCADE")
+    shared = pw.IntegerField()  # entities the two passages name
+    strength = pw.FloatField()  # shared entities weighted by how they were named (tags above extracted terms)
+
+
+class Metric(BaseModel):
+    """Counters kept across processes (graph cache hits and builds), in Prometheus terms."""
+
+    name = pw.CharField()
+    labels = pw.CharField(default="")
+    value = pw.FloatField(default=0)
+
+    class Meta:
+        indexes = ((("name", "labels"), True),)
+
+
+MODELS = [
+    Meta,
+    NamespaceState,
+    Passage,
+    Entity,
+    Fold,
+    Alias,
+    Mention,
+    Relation,
+    Question,
+    Decision,
+    KeepApart,
+    PassageLink,
+    Metric,
+]
+
+
+def _add_links_and_metrics() -> None:
+    # The tables themselves are created by `create_tables(safe=True)`; links of existing passages are
+    # written here so that an upgraded store answers "also see" like a new one.
+    from memo_tui.core.links import relink_all
+
+    for (namespace,) in Passage.select(Passage.namespace).distinct().tuples():
+        relink_all(namespace)
+
 
 # Numbered migrations: MIGRATIONS[n] upgrades a store from version n to n + 1.
-MIGRATIONS: dict[int, object] = {}
+MIGRATIONS: dict[int, object] = {1: _add_links_and_metrics}
 
 
 def default_db_path() -> Path:

@@ -1,0 +1,381 @@
+"""The graph around a name: related entities, explore, as_of, and the per-namespace cache (DESIGN §8).
+
+The in-memory graph holds ids only (passage texts are read when an answer needs them). It is cached
+per namespace and store, and rebuilt when the namespace's version has moved: every ingest, forget,
+fold, revert and rebuild bumps it, so a fold that leaves the mention count as it was still counts.
+Graphs at a point in time (`as_of`) are built for the one call and never cached.
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import Counter, defaultdict
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+
+from rapidfuzz import fuzz, process
+
+from memo_tui.core import metrics
+from memo_tui.core.bulk import prepared
+from memo_tui.core.entities import find
+from memo_tui.core.errors import MemoError
+from memo_tui.core.keys import merge_key
+from memo_tui.core.links import also_see
+from memo_tui.core.models import Alias, Entity, Mention, Passage, Relation, db, graph_version
+
+
+@dataclass(frozen=True)
+class EntityRef:
+    id: int
+    name: str
+    type: str | None
+    mentions: int  # live passages that name it
+
+
+@dataclass(frozen=True)
+class Stated:
+    """A typed edge as a passage stated it; `direction` is out (target -> entity) or in."""
+
+    predicate: str
+    direction: str
+    entity: EntityRef
+    confidence: float
+    passage_id: int
+    passage: str  # external id of the evidence passage
+
+
+@dataclass(frozen=True)
+class CoMention:
+    entity: EntityRef
+    shared: int  # live passages naming both
+    stated: bool  # a stated edge joins them too
+
+
+@dataclass(frozen=True)
+class Related:
+    target: EntityRef
+    asked: str
+    matched_alias: str | None
+    as_of: datetime | None
+    stated: list[Stated]
+    co_mentions: list[CoMention]
+    stated_total: int
+    co_mentions_total: int
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class PassageView:
+    id: int
+    external_id: str
+    text: str
+    source: str | None
+    created_at: datetime
+    also_see: list[dict] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Neighbour:
+    entity: EntityRef
+    via: EntityRef
+    link: str  # "stated" or "co-mention"
+    predicates: list[str]  # "works_on ->" / "<- owned_by" for stated links
+    shared: int
+    passages: list[PassageView]
+
+
+@dataclass(frozen=True)
+class Hop:
+    number: int
+    neighbours: list[Neighbour]
+    more: int  # neighbours left out by the caps
+
+
+@dataclass(frozen=True)
+class Exploration:
+    target: EntityRef
+    asked: str
+    matched_alias: str | None
+    as_of: datetime | None
+    passages: list[PassageView]
+    hops: list[Hop]
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+class Graph:
+    """Entities, the live passages naming them, and stated edges, as plain ids."""
+
+    def __init__(self, namespace: str, as_of: datetime | None = None) -> None:
+        self.namespace = namespace
+        self.as_of = as_of
+        self.names: dict[int, tuple[str, str | None]] = {}
+        self.passages_of: dict[int, list[int]] = defaultdict(list)
+        self.entities_of: dict[int, list[int]] = defaultdict(list)
+        self.created: dict[int, tuple[datetime, str]] = {}  # passage id -> (created_at, external id)
+        self.edges: dict[int, list[tuple[str, str, int, float, int]]] = defaultdict(list)
+        self._load()
+
+    def _live(self, alias: str) -> tuple[str, list]:
+        if self.as_of is None:
+            return f"{alias}.{_col(Passage, 'retired_at')} IS NULL", []
+        created, retired = _col(Passage, "created_at"), _col(Passage, "retired_at")
+        condition = f"{alias}.{created} <= {db.param} AND ({alias}.{retired} IS NULL OR {alias}.{retired} > {db.param})"
+        return condition, [self.as_of, self.as_of]
+
+    def _load(self) -> None:
+        live, params = self._live("p")
+        for entity_id, name, kind in (
+            Entity.select(Entity.id, Entity.name, Entity.type).where(Entity.namespace == self.namespace).tuples()
+        ):
+            self.names[entity_id] = (name, kind)
+        pid, ext, created, ns = (_col(Passage, f) for f in ("id", "external_id", "created_at", "namespace"))
+        for passage_id, external_id, at in db.execute_sql(
+            f"SELECT p.{pid}, p.{ext}, p.{created} FROM {_table(Passage)} p WHERE p.{ns} = {db.param} AND {live}",
+            [self.namespace, *params],
+        ).fetchall():
+            self.created[passage_id] = (_as_datetime(at), external_id)
+        seen: set[tuple[int, int]] = set()
+        for passage_id, entity_id in db.execute_sql(
+            f"SELECT m.{_col(Mention, 'passage')}, m.{_col(Mention, 'entity')} FROM {_table(Mention)} m "
+            f"JOIN {_table(Passage)} p ON p.{pid} = m.{_col(Mention, 'passage')} "
+            f"WHERE p.{ns} = {db.param} AND m.{_col(Mention, 'active')} = {db.param} AND {live} "
+            f"ORDER BY m.{_col(Mention, 'passage')}, m.{_col(Mention, 'entity')}",
+            [self.namespace, True, *params],
+        ).fetchall():
+            if (passage_id, entity_id) not in seen and entity_id in self.names:
+                seen.add((passage_id, entity_id))
+                self.passages_of[entity_id].append(passage_id)
+                self.entities_of[passage_id].append(entity_id)
+        r = {f: _col(Relation, f) for f in ("src", "predicate", "dst", "confidence", "passage", "active")}
+        for src, predicate, dst, confidence, passage_id in db.execute_sql(
+            f"SELECT r.{r['src']}, r.{r['predicate']}, r.{r['dst']}, r.{r['confidence']}, r.{r['passage']} "
+            f"FROM {_table(Relation)} r JOIN {_table(Passage)} p ON p.{pid} = r.{r['passage']} "
+            f"WHERE p.{ns} = {db.param} AND r.{r['active']} = {db.param} AND {live} ORDER BY r.{_col(Relation, 'id')}",
+            [self.namespace, True, *params],
+        ).fetchall():
+            if src != dst:
+                self.edges[src].append((predicate, "out", dst, confidence, passage_id))
+                self.edges[dst].append((predicate, "in", src, confidence, passage_id))
+
+    def ref(self, entity_id: int) -> EntityRef:
+        name, kind = self.names[entity_id]
+        return EntityRef(entity_id, name, kind, len(self.passages_of.get(entity_id, ())))
+
+    def shared_counts(self, entity_id: int) -> Counter:
+        counts: Counter = Counter()
+        for passage_id in self.passages_of.get(entity_id, ()):
+            counts.update(self.entities_of[passage_id])
+        counts.pop(entity_id, None)
+        return counts
+
+    def neighbours(self, entity_id: int) -> list[tuple[int, bool, int]]:
+        """(neighbour, has a stated link, shared passages), in the order of DESIGN §8."""
+        counts = self.shared_counts(entity_id)
+        stated = {other for _, _, other, _, _ in self.edges.get(entity_id, ()) if other in self.names}
+        ids = set(counts) | stated
+        return sorted(
+            ((other, other in stated, counts.get(other, 0)) for other in ids),
+            key=lambda row: (not row[1], -row[2], -len(self.passages_of.get(row[0], ())), self.names[row[0]][0]),
+        )
+
+    def shared_passages(self, a: int, b: int, limit: int) -> list[int]:
+        """Newest live passages naming both."""
+        both = set(self.passages_of.get(a, ())) & set(self.passages_of.get(b, ()))
+        return sorted(both, key=lambda pid: (self.created[pid][0], pid), reverse=True)[:limit]
+
+
+_cache: dict[tuple[int, str], tuple[int, Graph]] = {}
+_build_lock = threading.Lock()
+
+
+def graph_for(namespace: str, as_of: datetime | None = None) -> Graph:
+    """The namespace's graph: cached until its version moves; `as_of` graphs are always built fresh."""
+    if as_of is not None:
+        return _build(namespace, as_of, "build_asof")
+    key = (id(db.obj), namespace)
+    with _build_lock:
+        version = graph_version(namespace)
+        cached = _cache.get(key)
+        if cached is not None and cached[0] == version:
+            metrics.count("memo_graph_cache_total", event="hit", namespace=namespace)
+            return cached[1]
+        graph = _build(namespace, None, "build")
+        _cache[key] = (version, graph)
+        return graph
+
+
+def _build(namespace: str, as_of: datetime | None, event: str) -> Graph:
+    started = time.perf_counter()
+    graph = Graph(namespace, as_of)
+    metrics.count("memo_graph_cache_total", event=event, namespace=namespace)
+    metrics.observe("memo_graph_build_duration_seconds", time.perf_counter() - started, namespace=namespace)
+    return graph
+
+
+def _target(namespace: str, target: str, graph: Graph) -> tuple[int, str | None]:
+    found = find(namespace, target)
+    if found is None:
+        # Keys keep letter case on purpose; a person typing `postgresql` still means the one entity
+        # spelled that way up to case and punctuation, when there is exactly one.
+        wanted = merge_key(target)
+        same = Entity.select(Entity.id).where((Entity.namespace == namespace) & (Entity.merge_key == wanted))
+        matches = {entity_id: None for (entity_id,) in same.limit(2).tuples()}
+        for name, entity_id in Alias.select(Alias.name, Alias.entity).where(Alias.namespace == namespace).tuples():
+            if merge_key(name) == wanted:
+                matches.setdefault(entity_id, name)
+        if len(matches) == 1:
+            return next(iter(matches.items()))
+        raise MemoError(f"no entity named {target!r} in namespace {namespace!r}{_suggestion(namespace, target, graph)}")
+    return found.entity.id, found.matched_alias
+
+
+def _suggestion(namespace: str, target: str, graph: Graph) -> str:
+    spellings = [name for name, _ in graph.names.values()]
+    spellings += [name for (name,) in Alias.select(Alias.name).where(Alias.namespace == namespace).tuples()]
+    best = process.extractOne(target, spellings, scorer=fuzz.WRatio, score_cutoff=80)
+    return f"; did you mean {best[0]!r}?" if best else ""
+
+
+def _type_matches(graph: Graph, entity_id: int, kind: str | None) -> bool:
+    return kind is None or (graph.names[entity_id][1] or "").casefold() == kind.casefold()
+
+
+def related(
+    namespace: str, target: str, limit: int = 20, kind: str | None = None, as_of: datetime | None = None
+) -> Related:
+    """Stated edges and co-mentions of an entity (by id, name or alias), as two separate groups."""
+    graph = graph_for(namespace, as_of)
+    entity_id, matched_alias = _target(namespace, target, graph)
+    stated_rows = [edge for edge in graph.edges.get(entity_id, ()) if _type_matches(graph, edge[2], kind)]
+    evidence = _external_ids(graph, [edge[4] for edge in stated_rows])
+    counts = graph.shared_counts(entity_id)
+    stated = sorted(
+        (
+            Stated(predicate, direction, graph.ref(other), confidence, pid, evidence[pid])
+            for predicate, direction, other, confidence, pid in stated_rows
+        ),
+        key=lambda s: (-counts.get(s.entity.id, 0), -s.entity.mentions, s.entity.name, s.predicate, s.passage_id),
+    )
+    linked = {s.entity.id for s in stated}
+    co = sorted(
+        (
+            CoMention(graph.ref(other), shared, other in linked)
+            for other, shared in counts.items()
+            if _type_matches(graph, other, kind)
+        ),
+        key=lambda c: (not c.stated, -c.shared, -c.entity.mentions, c.entity.name),
+    )
+    return Related(graph.ref(entity_id), target, matched_alias, as_of, stated[:limit], co[:limit], len(stated), len(co))
+
+
+def explore(
+    namespace: str,
+    target: str,
+    hops: int = 1,
+    as_of: datetime | None = None,
+    per_node: int = 6,
+    per_hop: int = 24,
+    own_passages: int = 10,
+    passages_per_link: int = 2,
+) -> Exploration:
+    """The entity's own passages, then its neighbours hop by hop with the passages that connect them.
+    Caps per node and per hop keep a hub from flooding the answer; `more` counts what they left out."""
+    if not 1 <= hops <= 3:
+        raise MemoError("--hops is 1, 2 or 3")
+    graph = graph_for(namespace, as_of)
+    entity_id, matched_alias = _target(namespace, target, graph)
+    own = sorted(graph.passages_of.get(entity_id, ()), key=lambda pid: (graph.created[pid][0], pid), reverse=True)
+    visited = {entity_id}
+    frontier = [entity_id]
+    plan: list[tuple[int, list[tuple[int, int, bool, int, list[int]]], int]] = []
+    for number in range(1, hops + 1):
+        found: list[tuple[int, int, bool, int, list[int]]] = []
+        more = 0
+        for node in frontier:
+            fresh = [n for n in graph.neighbours(node) if n[0] not in visited]
+            room = min(per_node, per_hop - len(found))
+            for other, stated, shared in fresh[: max(room, 0)]:
+                visited.add(other)
+                found.append((other, node, stated, shared, _connecting(graph, node, other, stated, passages_per_link)))
+            more += max(len(fresh) - max(room, 0), 0)
+        plan.append((number, found, more))
+        frontier = [row[0] for row in found]
+        if not frontier:
+            break
+    wanted = own[:own_passages] + [pid for _, found, _ in plan for row in found for pid in row[4]]
+    texts = _passages(wanted)
+    own_views = [_with_links(texts[pid], graph) for pid in own[:own_passages]]
+    hop_views = [
+        Hop(
+            number,
+            [
+                Neighbour(
+                    graph.ref(other),
+                    graph.ref(via),
+                    "stated" if stated else "co-mention",
+                    _predicates(graph, via, other),
+                    shared,
+                    [texts[pid] for pid in pids],
+                )
+                for other, via, stated, shared, pids in found
+            ],
+            more,
+        )
+        for number, found, more in plan
+    ]
+    return Exploration(graph.ref(entity_id), target, matched_alias, as_of, own_views, hop_views)
+
+
+def _connecting(graph: Graph, a: int, b: int, stated: bool, limit: int) -> list[int]:
+    evidence = [pid for _, _, other, _, pid in graph.edges.get(a, ()) if other == b] if stated else []
+    shared = [pid for pid in graph.shared_passages(a, b, limit) if pid not in evidence]
+    return (evidence + shared)[:limit]
+
+
+def _predicates(graph: Graph, a: int, b: int) -> list[str]:
+    labels = {
+        f"{predicate} ->" if direction == "out" else f"<- {predicate}"
+        for predicate, direction, other, _, _ in graph.edges.get(a, ())
+        if other == b
+    }
+    return sorted(labels)
+
+
+def _with_links(view: PassageView, graph: Graph) -> PassageView:
+    links = [
+        {"id": link.passage_id, "external_id": link.external_id, "shared": link.shared, "text": link.text}
+        for link in also_see(view.id, limit=3)
+        if link.passage_id in graph.created
+    ]
+    return PassageView(view.id, view.external_id, view.text, view.source, view.created_at, links)
+
+
+def _passages(ids: list[int]) -> dict[int, PassageView]:
+    rows: dict[int, PassageView] = {}
+    unique = list(dict.fromkeys(ids))
+    for start in range(0, len(unique), 500):
+        query = Passage.select(Passage.id, Passage.external_id, Passage.text, Passage.source, Passage.created_at)
+        for p in query.where(Passage.id.in_(unique[start : start + 500])):
+            rows[p.id] = PassageView(p.id, p.external_id, p.text, p.source, p.created_at)
+    return rows
+
+
+def _external_ids(graph: Graph, passage_ids: list[int]) -> dict[int, str]:
+    return {pid: graph.created[pid][1] for pid in passage_ids}
+
+
+def _table(model) -> str:
+    return prepared(f"table_{model.__name__}", lambda t, c, p: t(model))
+
+
+def _col(model, name: str) -> str:
+    return prepared(f"column_{model.__name__}_{name}", lambda t, c, p: c(model, name))
+
+
+def _as_datetime(value) -> datetime:
+    return value if isinstance(value, datetime) else datetime.fromisoformat(value)

@@ -1,0 +1,90 @@
+"""Counters in Prometheus terms, counted in memory and kept in the store across processes.
+
+A command line run or a TUI session counts in memory and adds its counts to the store once, when it
+ends (`flush`), so a read never waits for a write lock.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import defaultdict
+
+from memo_tui.core.models import Metric, db
+
+BUCKETS = (0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0, 30.0)
+HELP = {
+    "memo_graph_cache_total": (
+        "counter",
+        "Graph cache lookups: hit, build (cache miss) and build_asof (never cached).",
+    ),
+    "memo_graph_build_duration_seconds": ("histogram", "Seconds spent building an in-memory graph."),
+}
+
+_pending: dict[tuple[str, str], float] = defaultdict(float)
+_lock = threading.Lock()
+
+
+def _labels(**labels: str) -> str:
+    return ",".join(f'{key}="{value}"' for key, value in sorted(labels.items()))
+
+
+def count(name: str, amount: float = 1, **labels: str) -> None:
+    with _lock:
+        _pending[(name, _labels(**labels))] += amount
+
+
+def observe(name: str, seconds: float, **labels: str) -> None:
+    """One observation of a histogram: cumulative buckets, sum and count."""
+    with _lock:
+        for bound in (*BUCKETS, "+Inf"):
+            if bound == "+Inf" or seconds <= bound:
+                _pending[(f"{name}_bucket", _labels(le=str(bound), **labels))] += 1
+        _pending[(f"{name}_sum", _labels(**labels))] += seconds
+        _pending[(f"{name}_count", _labels(**labels))] += 1
+
+
+def flush() -> None:
+    """Add this process's counts to the store's totals (one short transaction)."""
+    with _lock:
+        items = list(_pending.items())
+        _pending.clear()
+    if not items:
+        return
+    with db.atomic():
+        for (name, labels), amount in items:
+            Metric.insert(name=name, labels=labels, value=amount).on_conflict(
+                conflict_target=[Metric.name, Metric.labels], update={Metric.value: Metric.value + amount}
+            ).execute()
+
+
+def totals() -> dict[tuple[str, str], float]:
+    """Stored totals plus what this process has not flushed yet."""
+    values: dict[tuple[str, str], float] = defaultdict(float)
+    for name, labels, value in Metric.select(Metric.name, Metric.labels, Metric.value).tuples():
+        values[(name, labels)] += value
+    with _lock:
+        for key, amount in _pending.items():
+            values[key] += amount
+    return values
+
+
+def prometheus_text() -> str:
+    """Every metric in the Prometheus text exposition format (version 0.0.4)."""
+    values = totals()
+    lines: list[str] = []
+    for family, (kind, text) in HELP.items():
+        lines += [f"# HELP {family} {text}", f"# TYPE {family} {kind}"]
+        rows = [(name, labels, v) for (name, labels), v in values.items() if name.startswith(family)]
+        if not rows and kind == "counter":
+            rows = [(family, 'event="hit"', 0.0)]
+        for name, labels, value in sorted(rows, key=_order):
+            shown = int(value) if float(value).is_integer() else value
+            lines.append(f"{name}{{{labels}}} {shown}" if labels else f"{name} {shown}")
+    return "\n".join(lines) + "\n"
+
+
+def _order(row: tuple[str, str, float]) -> tuple:
+    name, labels, _ = row
+    bound = labels.split('le="', 1)[1].split('"', 1)[0] if 'le="' in labels else ""
+    rest = labels.replace(f'le="{bound}"', "")
+    return (name, rest, float("inf") if bound == "+Inf" else float(bound or 0))
