@@ -1,0 +1,194 @@
+"""Rebuild, lint, passage links and the graph commands (issue 5)."""
+
+import json
+
+import pytest
+from graphrows import ask, graph_rows
+
+from memo_tui.core import decisions
+from memo_tui.core.ingest import forget, ingest_records
+from memo_tui.core.links import also_see, relink_all
+from memo_tui.core.lint import lint
+from memo_tui.core.models import Alias, Entity, Fold, Passage, db
+from memo_tui.core.queue import pending
+from memo_tui.core.rebuild import rebuild
+from memo_tui.core.resolver import resolve
+from memo_tui.core.sources import PassageRecord
+
+NS = "default"
+
+
+@pytest.fixture
+def settled(store):
+    """Folds, a rejected pair and a keep-both pair, all decided before a rebuild."""
+    ingest_records(
+        NS,
+        [
+            PassageRecord("a", "We moved billing to PostgreSQL from Postgres last spring.", "notes"),
+            PassageRecord("b", "The `claude-code` CLI and Claude Code agree on the config.", "notes"),
+            PassageRecord("c", "The runbook for Atlas Sync covers Kubernetes and Kubernets.", "notes"),
+            PassageRecord("d", "Atlas Sync and Atlas Synch run nightly.", "notes"),
+        ],
+    )
+    resolve(NS)
+    actions = {"Postgres": "merge", "Atlas Sync": "reject", "Kubernetes": "keep_both"}
+    answered = set()
+    for q in pending(NS):
+        name = next(name for name in actions if name in (q.left_name, q.right_name))
+        decisions.answer(NS, q.id, actions[name], "alice", "cli")
+        answered.add(name)
+    assert answered == set(actions)
+    return store
+
+
+def entity_names():
+    return sorted(e.name for e in Entity.select())
+
+
+def test_rebuild_keeps_folds_and_settled_pairs(settled):
+    folds_before = [(f.id, f.absorbed_name) for f in Fold.select().where(Fold.reverted_at.is_null())]
+    assert folds_before, "the fixture should have auto folds"
+    names_before = entity_names()
+    rebuild(NS)
+    assert [(f.id, f.absorbed_name) for f in Fold.select().where(Fold.reverted_at.is_null())] == folds_before
+    assert entity_names() == names_before
+    report = resolve(NS)
+    assert report.queued == 0 and report.folded == 0 and report.skipped_settled == 2
+    assert lint(NS) == []
+
+
+def test_a_fold_reverts_after_a_rebuild(settled):
+    fold = Fold.get(Fold.absorbed_name == "Postgres")
+    rebuild(NS)
+    decisions.revert_fold(NS, fold.id, "alice", "cli")
+    postgres = Entity.get(Entity.name == "Postgres")
+    assert postgres.id == fold.absorbed_id
+    assert [m.passage.external_id for m in postgres.mentions] == ["a"]
+
+
+def test_an_interrupted_rebuild_leaves_the_old_graph(settled):
+    before = graph_rows()
+
+    def stop(done, total):
+        raise KeyboardInterrupt
+
+    with pytest.raises(KeyboardInterrupt):
+        rebuild(NS, progress=stop)
+    assert graph_rows() == before
+
+
+def test_rebuild_picks_up_declared_entities_and_relations(store):
+    record = PassageRecord(
+        "x",
+        "notes about the move",
+        "notes",
+        entities=[{"name": "Nimbus Vault", "type": "service"}],
+        relations=[{"src": "Nimbus Vault", "predicate": "owned_by", "dst": "Platform Team", "confidence": 1.0}],
+    )
+    ingest_records(NS, [record])
+    before = graph_rows()
+    rebuild(NS)
+    after = graph_rows()
+    assert after["entities"] == before["entities"]
+    assert [r[1:] for r in after["relations"]] == [r[1:] for r in before["relations"]]
+    assert Entity.get(Entity.name == "Nimbus Vault").type == "service"
+
+
+def test_lint_is_clean_on_a_healthy_store_and_names_each_broken_thing(settled, run_cli):
+    assert run_cli("lint")[0] == 0
+    orphan = Entity.create(namespace=NS, name="Ghost Service", identity_key="Ghost Service", merge_key="ghostservice")
+    fold = Fold.get(Fold.absorbed_name == "Postgres")
+    Alias.delete().where(Alias.fold == fold.id).execute()
+    db.execute_sql("PRAGMA foreign_keys = OFF")
+    try:
+        Alias.create(namespace=NS, entity=99999, name="Lost Name", identity_key="Lost Name", attached_to=99999)
+        passage = Passage.get(Passage.external_id == "a")
+        db.execute_sql(
+            "INSERT INTO mention (passage_id, entity_id, surface, surface_key, source, weight, active) "
+            "VALUES (?, 88888, 'x', 'x', 'capitalised', 1, 1)",
+            [passage.id],
+        )
+    finally:
+        db.execute_sql("PRAGMA foreign_keys = ON")
+    code, out, _ = run_cli("lint", "--json")
+    problems = {(p["check"], p["subject"]) for p in json.loads(out)}
+    assert code == 1
+    assert ("orphan_entity", f"Ghost Service (#{orphan.id})") in problems
+    assert ("broken_fold", f"fold {fold.id} (Postgres)") in problems
+    assert ("dangling_alias", "Lost Name") in problems
+    assert any(check == "dangling_edge" for check, _ in problems)
+
+
+def test_forgotten_passage_makes_an_orphan(store):
+    ingest_records(NS, [PassageRecord("only", "A note on Zephyr Relay.", "notes")])
+    forget(NS, "only")
+    assert [p.check for p in lint(NS)] == ["orphan_entity"]
+
+
+def linked(external_id: str) -> list[str]:
+    return [link.external_id for link in also_see(Passage.get(Passage.external_id == external_id).id)]
+
+
+def test_passages_sharing_two_entities_are_linked_as_they_are_written(store):
+    ingest_records(
+        NS,
+        [
+            PassageRecord("p1", "Alice Smith reviewed the Acme Gateway release.", "chat"),
+            PassageRecord("p2", "The Acme Gateway timeout was raised by Alice Smith.", "wiki"),
+            PassageRecord("p3", "The Acme Gateway has a new dashboard.", "wiki"),
+        ],
+    )
+    assert linked("p1") == ["p2"] and linked("p2") == ["p1"]
+    assert linked("p3") == []  # one shared entity is not enough
+    ingest_records(NS, [PassageRecord("p4", "Alice Smith paged on the Acme Gateway again.", "chat")])
+    assert linked("p4") == ["p2", "p1"]  # equal overlap: the newer passage first
+
+
+def test_the_fan_out_cap_keeps_the_strongest_overlaps(store):
+    weak = [PassageRecord(f"w{i}", f"Atlas Sync and Nimbus Vault note {i}.", "x") for i in range(10)]
+    strong = PassageRecord("s", "Atlas Sync, Nimbus Vault and Quartz Ledger.", "x", tags=["Atlas Sync"])
+    ingest_records(NS, [strong, *weak])
+    newest = PassageRecord("n", "Atlas Sync meets Nimbus Vault and Quartz Ledger.", "x")
+    ingest_records(NS, [newest])
+    links = linked("n")
+    assert len(links) == 8 and links[0] == "s"
+
+
+def test_a_retired_passage_loses_its_links_and_a_rebuild_restores_links(store, run_cli):
+    ingest_records(
+        NS,
+        [
+            PassageRecord("p1", "Alice Smith reviewed the Acme Gateway release.", "chat"),
+            PassageRecord("p2", "The Acme Gateway timeout was raised by Alice Smith.", "wiki"),
+        ],
+    )
+    forget(NS, "p2")
+    assert linked("p1") == []
+    assert relink_all(NS) == 0
+    code, out, _ = run_cli("graph", "links", "--rebuild", "--json")
+    assert code == 0 and json.loads(out) == {"links": 0}
+
+
+def test_related_and_explore_commands(settled, run_cli):
+    code, out, _ = run_cli("related", "Postgres", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["matched_alias"] == "Postgres" and data["target"]["name"] == "PostgreSQL"
+    code, out, _ = run_cli("explore", "Atlas Sync", "--hops", "2")
+    assert code == 0 and "hop 1:" in out and "Kubernetes" in out
+    code, _, err = run_cli("related", "Atlas Snyc")
+    assert code == 2 and err.strip() == (
+        "memo-tui: no entity named 'Atlas Snyc' in namespace 'default'; did you mean 'Atlas Sync'?"
+    )
+    code, _, err = run_cli("explore", "Atlas Sync", "--as-of", "yesterday")
+    assert code == 2 and "--as-of" in err and "Traceback" not in err
+
+
+def test_metrics_are_prometheus_text_kept_across_runs(settled, run_cli):
+    run_cli("related", "Atlas Sync")
+    run_cli("related", "Atlas Sync", "--as-of", "2030-01-01")
+    code, out, _ = run_cli("metrics")
+    lines = out.splitlines()
+    assert code == 0
+    assert "# TYPE memo_graph_cache_total counter" in lines
+    assert 'memo_graph_cache_total{event="build_asof",namespace="default"} 1' in lines
+    assert any(line.startswith('memo_graph_build_duration_seconds_count{namespace="default"} ') for line in lines)
