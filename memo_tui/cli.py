@@ -294,7 +294,9 @@ def cmd_resolve(args: argparse.Namespace) -> int:
         f"{'dry run: ' if report.dry_run else ''}{report.entities} entities, {report.pairs_judged} pairs judged: "
         f"{report.folded} folded, {report.queued} queued, {report.deferred} deferred, "
         f"{report.rejected_by_rule} rejected by rule, {report.skipped_settled} skipped as settled, "
-        f"{report.already_queued} already queued, {report.moot} moot; {report.seconds:.2f} s"
+        f"{report.already_queued} already queued, {report.moot} moot; {report.seconds:.2f} s\n"
+        f"memory: {report.duplicates_queued} duplicates and {report.contradictions_queued} contradictions queued, "
+        f"{report.memory_skipped_settled} asked before, {report.memory_moot} moot"
     )
     _print(args, report.as_dict(), text)
     return 0

@@ -190,16 +190,20 @@ def _answer_pair(namespace, question, action, actor, channel, swap) -> DecisionV
     return decision
 
 
-def _moot(namespace: str, question: Question, actor: str, channel: str) -> DecisionView:
+def _moot(
+    namespace: str, question: Question, actor: str, channel: str, why: str = "already one entity"
+) -> DecisionView:
     _settle(question, "moot", actor)
     names = f"{question.left_name!r} / {question.right_name!r}"
-    return _record(namespace, "moot", actor, channel, {"summary": f"{names}: already one entity"}, question.id)
+    return _record(namespace, "moot", actor, channel, {"summary": f"{names}: {why}"}, question.id)
 
 
-def settle_moot(namespace: str, question_id: int, actor: str, channel: str) -> DecisionView:
-    """Settle a pending question whose two sides were folded together meanwhile."""
+def settle_moot(
+    namespace: str, question_id: int, actor: str, channel: str, why: str = "already one entity"
+) -> DecisionView:
+    """Settle a pending question that no longer needs an answer (sides folded together, a passage gone)."""
     with db.atomic():
-        return _moot(namespace, _claim(namespace, question_id), actor, channel)
+        return _moot(namespace, _claim(namespace, question_id), actor, channel, why)
 
 
 def _answer_passages(namespace, question, action, actor, channel, keep) -> DecisionView:

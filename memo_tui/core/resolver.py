@@ -13,6 +13,7 @@ from dataclasses import asdict, dataclass
 
 from memo_tui.core import decisions
 from memo_tui.core.blocking import EditPairs, other_pairs
+from memo_tui.core.conflicts import queue_conflicts
 from memo_tui.core.models import Alias, Entity, KeepApart, Mention, Passage, Question, db, utcnow
 from memo_tui.core.rules import Name, Verdict, judge_pair
 
@@ -31,6 +32,10 @@ class PassReport:
     skipped_settled: int = 0
     already_queued: int = 0
     moot: int = 0
+    duplicates_queued: int = 0  # memory questions, admitted beside the capped entity questions
+    contradictions_queued: int = 0
+    memory_skipped_settled: int = 0
+    memory_moot: int = 0
     seconds: float = 0.0
     dry_run: bool = False
 
@@ -146,6 +151,9 @@ def resolve(
     settled = {frozenset(absorbed_into[x].id if x in absorbed_into else x for x in pair) for pair in settled}
     asks = _follow_folds(asks, absorbed_into, counts, settled, pending)
     _admit(namespace, asks, cap, report, dry_run)
+    memory = queue_conflicts(namespace, dry_run)
+    report.duplicates_queued, report.contradictions_queued = memory.duplicates, memory.contradictions
+    report.memory_skipped_settled, report.memory_moot = memory.skipped_settled, memory.moot
     if progress is not None:
         progress(len(pairs), len(pairs))
     report.seconds = round(time.perf_counter() - started, 3)

@@ -1,0 +1,308 @@
+"""Duplicate and contradicting passages, found without comparing all pairs (DESIGN §7, issue 6).
+
+Passages are compared as sets of word 3-grams. An exact prefix-filter join (AllPairs) proposes only
+pairs whose sets share one of their rarest 3-grams; it cannot miss a pair above the threshold, because
+two sets with Jaccard >= t must share one of the first |s| - ceil(t·|s|) + 1 tokens of each in any
+fixed global order. Every proposed pair is then verified exactly.
+
+- duplicate: >= 8 words each, different sources, 3-gram Jaccard >= 0.75;
+- contradiction: near-duplicates once numbers are masked and negations dropped, naming the same
+  entities, whose words differ in a number, date or version, or in a negation; or two values of a
+  single-valued predicate for one subject; or declared with `"contradicts": [ids]`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass, field
+from datetime import datetime
+from difflib import SequenceMatcher
+
+from memo_tui.core.config import section
+from memo_tui.core.errors import MemoError
+from memo_tui.core.models import Mention, Passage, Question, Relation, db, utcnow
+
+DUPLICATE_JACCARD = 0.75
+DUPLICATE_MIN_WORDS = 8
+NEAR_JACCARD = 0.7  # 3-grams of the masked text, for contradictions
+NEAR_MIN_WORDS = 5
+SAME_ENTITIES = 0.5  # Jaccard of the two passages' entity sets
+SINGLE_VALUED = ("owned_by", "owner", "version", "status", "lead", "located_in")
+NEGATIONS = frozenset({"not", "never", "no", "none", "nobody", "cannot", "deprecated", "removed", "disabled"})
+PASSAGE_KINDS = ("duplicate", "contradiction")
+
+WORD = re.compile(r"\w+(?:[.'’:/-]\w+)*")
+NUMBER = "<n>"
+
+
+def words(text: str) -> list[str]:
+    return [w.casefold() for w in WORD.findall(text)]
+
+
+def _is_negation(word: str) -> bool:
+    return word in NEGATIONS or word.endswith(("n't", "n’t"))
+
+
+def _masked(tokens: list[str]) -> list[str]:
+    return [NUMBER if any(ch.isdigit() for ch in w) else w for w in tokens if not _is_negation(w)]
+
+
+def _shingles(tokens: list[str]) -> set[int]:
+    return {hash(tuple(tokens[i : i + 3])) for i in range(len(tokens) - 2)}
+
+
+def jaccard(a: set, b: set) -> float:
+    return len(a & b) / len(a | b) if a or b else 0.0
+
+
+def similar_pairs(sets: list[set[int]], threshold: float) -> dict[tuple[int, int], float]:
+    """Every pair (i < j) of sets with Jaccard >= threshold, through a prefix-filter index."""
+    frequency = Counter(token for s in sets for token in s)
+    order = sorted(range(len(sets)), key=lambda i: (len(sets[i]), i))
+    index: dict[int, list[int]] = defaultdict(list)
+    found: dict[tuple[int, int], float] = {}
+    for i in order:
+        size = len(sets[i])
+        if not size:
+            continue
+        ranked = sorted(sets[i], key=lambda token: (frequency[token], token))
+        prefix = ranked[: size - math.ceil(threshold * size - 1e-9) + 1]
+        candidates = {j for token in prefix for j in index[token] if len(sets[j]) >= threshold * size - 1e-9}
+        for j in candidates:
+            score = jaccard(sets[i], sets[j])
+            if score >= threshold - 1e-12:
+                found[(min(i, j), max(i, j))] = score
+        for token in prefix:
+            index[token].append(i)
+    return found
+
+
+def differing_words(left: str, right: str) -> tuple[list[str], list[str]]:
+    """The words of each text that the other does not have at that place (for reasons and highlights)."""
+    a, b = words(left), words(right)
+    only_left: list[str] = []
+    only_right: list[str] = []
+    for op, i1, i2, j1, j2 in SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
+        if op != "equal":
+            only_left += a[i1:i2]
+            only_right += b[j1:j2]
+    return only_left, only_right
+
+
+@dataclass
+class Finding:
+    kind: str  # duplicate / contradiction
+    left: int  # passage row ids, older first
+    right: int
+    score: float
+    rule: str
+    reason: str
+    impact: int = 0
+    left_name: str = ""  # external ids
+    right_name: str = ""
+
+
+@dataclass
+class ConflictReport:
+    duplicates: int = 0
+    contradictions: int = 0
+    skipped_settled: int = 0
+    moot: int = 0
+    passages: int = 0
+    findings: list[Finding] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class _Live:
+    id: int
+    external_id: str
+    text: str
+    source: str | None
+    created_at: datetime
+    declared: dict
+
+
+def _live(namespace: str) -> list[_Live]:
+    query = (
+        Passage.select(
+            Passage.id, Passage.external_id, Passage.text, Passage.source, Passage.created_at, Passage.declared
+        )
+        .where((Passage.namespace == namespace) & Passage.retired_at.is_null())
+        .order_by(Passage.id)
+    )
+    return [_Live(pid, ext, text, src, at, json.loads(dec or "{}")) for pid, ext, text, src, at, dec in query.tuples()]
+
+
+def _entities_of(namespace: str) -> dict[int, set[int]]:
+    live = Passage.select(Passage.id).where((Passage.namespace == namespace) & Passage.retired_at.is_null())
+    named: dict[int, set[int]] = defaultdict(set)
+    for pid, eid in (
+        Mention.select(Mention.passage, Mention.entity).where(Mention.active & Mention.passage.in_(live)).tuples()
+    ):
+        named[pid].add(eid)
+    return named
+
+
+def _single_valued() -> tuple[str, ...]:
+    value = section("conflicts").get("single_valued", list(SINGLE_VALUED))
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
+        raise MemoError("settings: [conflicts] single_valued must be a list of predicate names")
+    return tuple(value)
+
+
+def find_conflicts(namespace: str) -> list[Finding]:
+    """Every duplicate and contradiction among the namespace's live passages, strongest first."""
+    passages = _live(namespace)
+    named = _entities_of(namespace)
+    counts = Counter(eid for eids in named.values() for eid in eids)
+    tokens = [words(p.text) for p in passages]
+    raw = [_shingles(t) if len(t) >= DUPLICATE_MIN_WORDS else set() for t in tokens]
+    masked = [_shingles(_masked(t)) if len(t) >= NEAR_MIN_WORDS else set() for t in tokens]
+    dup_pairs = similar_pairs(raw, DUPLICATE_JACCARD)
+    near_pairs = similar_pairs(masked, NEAR_JACCARD)
+    findings: dict[frozenset[int], Finding] = {}
+    for i, j in sorted(set(dup_pairs) | set(near_pairs)):
+        finding = _classify(passages[i], passages[j], named, dup_pairs.get((i, j)), near_pairs.get((i, j)))
+        if finding is not None:
+            findings[frozenset((finding.left, finding.right))] = finding
+    by_id = {p.id: p for p in passages}
+    for finding in _declared(passages) + _single_valued_conflicts(namespace, by_id):
+        findings.setdefault(frozenset((finding.left, finding.right)), finding)
+    for finding in findings.values():
+        shared = named.get(finding.left, set()) & named.get(finding.right, set())
+        finding.impact = max((counts[eid] for eid in shared), default=0)
+        finding.left_name, finding.right_name = by_id[finding.left].external_id, by_id[finding.right].external_id
+    return sorted(findings.values(), key=lambda f: (f.kind != "contradiction", -f.impact, -f.score, f.left, f.right))
+
+
+def _ordered(a: _Live, b: _Live) -> tuple[_Live, _Live]:
+    return (a, b) if (a.created_at, a.id) <= (b.created_at, b.id) else (b, a)
+
+
+def _classify(a: _Live, b: _Live, named, duplicate: float | None, near: float | None) -> Finding | None:
+    left, right = _ordered(a, b)
+    if near is not None:
+        ents_l, ents_r = named.get(left.id, set()), named.get(right.id, set())
+        if ents_l and ents_r and jaccard(ents_l, ents_r) >= SAME_ENTITIES:
+            only_left, only_right = differing_words(left.text, right.text)
+            numbers = [w for w in only_left + only_right if any(ch.isdigit() for ch in w)]
+            negations = [w for w in only_left + only_right if _is_negation(w)]
+            if numbers:
+                what = f"{' '.join(only_left) or '—'} → {' '.join(only_right) or '—'}"
+                return Finding("contradiction", left.id, right.id, near, "differs-number", f"a number differs: {what}")
+            if negations:
+                said = "adds" if any(_is_negation(w) for w in only_right) else "drops"
+                reason = f"the newer passage {said} a negation: {', '.join(negations)}"
+                return Finding("contradiction", left.id, right.id, near, "differs-negation", reason)
+    if duplicate is not None and (left.source or "") != (right.source or ""):
+        reason = f"{duplicate:.0%} of their word 3-grams are shared; sources {left.source} and {right.source}"
+        return Finding("duplicate", left.id, right.id, duplicate, "duplicate-3gram", reason)
+    return None
+
+
+def _declared(passages: list[_Live]) -> list[Finding]:
+    by_external = {p.external_id: p for p in passages}
+    out = []
+    for p in passages:
+        for target in p.declared.get("contradicts", []):
+            other = by_external.get(str(target))
+            if other is not None and other.id != p.id:
+                left, right = _ordered(p, other)
+                out.append(
+                    Finding(
+                        "contradiction",
+                        left.id,
+                        right.id,
+                        1.0,
+                        "declared",
+                        f"{p.external_id} says it contradicts {target}",
+                    )
+                )
+    return out
+
+
+def _single_valued_conflicts(namespace: str, by_id: dict[int, _Live]) -> list[Finding]:
+    predicates = _single_valued()
+    if not predicates:
+        return []
+    stated: dict[tuple[int, str], dict[int, _Live]] = defaultdict(dict)
+    rows = Relation.select(Relation.src, Relation.predicate, Relation.dst, Relation.passage).where(
+        Relation.active & Relation.predicate.in_(predicates) & Relation.passage.in_(list(by_id) or [0])
+    )
+    for src, predicate, dst, pid in rows.tuples():
+        newest = stated[(src, predicate)].get(dst)
+        passage = by_id[pid]
+        if newest is None or (passage.created_at, passage.id) > (newest.created_at, newest.id):
+            stated[(src, predicate)][dst] = passage
+    out = []
+    for (_, predicate), values in sorted(stated.items()):
+        ordered = sorted(values.values(), key=lambda p: (p.created_at, p.id))
+        for k, a in enumerate(ordered):
+            for b in ordered[k + 1 :]:
+                if a.id != b.id:
+                    reason = f"'{predicate}' takes one value; {a.external_id} and {b.external_id} state different ones"
+                    out.append(Finding("contradiction", a.id, b.id, 1.0, f"single-valued:{predicate}", reason))
+    return out
+
+
+def queue_conflicts(namespace: str, dry_run: bool = False) -> ConflictReport:
+    """Queue every new finding beside the entity questions (no cap); settle questions whose passage
+    is gone as moot. A pair asked before, however it was answered, is not asked again."""
+    report = ConflictReport()
+    findings = find_conflicts(namespace)
+    asked = Question.select(Question.id, Question.left_id, Question.right_id, Question.status).where(
+        (Question.namespace == namespace) & Question.kind.in_(PASSAGE_KINDS)
+    )
+    seen = set()
+    live = {
+        pid
+        for (pid,) in Passage.select(Passage.id)
+        .where((Passage.namespace == namespace) & Passage.retired_at.is_null())
+        .tuples()
+    }
+    report.passages = len(live)
+    moot = []
+    for qid, left, right, status in asked.tuples():
+        seen.add(frozenset((left, right)))
+        if status == "pending" and not (left in live and right in live):
+            moot.append(qid)
+    report.moot = len(moot)
+    new = []
+    for finding in findings:
+        if frozenset((finding.left, finding.right)) in seen:
+            report.skipped_settled += 1
+        else:
+            new.append(finding)
+    report.duplicates = sum(f.kind == "duplicate" for f in new)
+    report.contradictions = sum(f.kind == "contradiction" for f in new)
+    report.findings = new
+    if dry_run:
+        return report
+    from memo_tui.core.decisions import settle_moot
+
+    for qid in moot:
+        settle_moot(namespace, qid, "auto", "auto", why="a passage is no longer live")
+    now = utcnow()
+    rows = [
+        {
+            "namespace": namespace,
+            "kind": f.kind,
+            "left_id": f.left,
+            "right_id": f.right,
+            "left_name": f.left_name,
+            "right_name": f.right_name,
+            "score": round(f.score, 3),
+            "rule": f.rule,
+            "reason": f.reason,
+            "impact": f.impact,
+            "created_at": now,
+        }
+        for f in new
+    ]
+    with db.atomic():
+        for start in range(0, len(rows), 500):
+            Question.insert_many(rows[start : start + 500]).execute()
+    return report

@@ -1,0 +1,200 @@
+"""Duplicate and contradicting passages in the review queue (DESIGN §6-7, issue 6)."""
+
+import random
+from datetime import datetime
+from itertools import combinations
+
+import pytest
+from graphrows import graph_rows
+
+from memo_tui.core import decisions
+from memo_tui.core.conflicts import (
+    DUPLICATE_JACCARD,
+    _shingles,
+    differing_words,
+    find_conflicts,
+    jaccard,
+    similar_pairs,
+    words,
+)
+from memo_tui.core.graph import related
+from memo_tui.core.ingest import ingest_records
+from memo_tui.core.models import Passage, Question
+from memo_tui.core.queue import pending
+from memo_tui.core.rebuild import rebuild
+from memo_tui.core.resolver import resolve
+from memo_tui.core.sources import PassageRecord
+
+NS = "default"
+
+
+def at(day: str) -> datetime:
+    return datetime.fromisoformat(day)
+
+
+def owner(subject: str, who: str) -> list[dict]:
+    return [{"src": subject, "predicate": "owned_by", "dst": who, "confidence": 1.0}]
+
+
+STORY = [
+    PassageRecord("t1", "The Acme Gateway request timeout is 30 seconds for every route.", "wiki", at("2026-01-10")),
+    PassageRecord("t2", "The Acme Gateway request timeout is 60 seconds for every route.", "chat", at("2026-03-02")),
+    PassageRecord(
+        "o1", "Billing moved teams this winter.", "wiki", at("2026-01-05"), relations=owner("Billing", "Alice Smith")
+    ),
+    PassageRecord(
+        "o2", "Billing changed hands again.", "chat", at("2026-02-20"), relations=owner("Billing", "Bob Okafor")
+    ),
+    PassageRecord(
+        "d1",
+        "Deploys of the Nimbus Console need a green build on main and a second reviewer.",
+        "handbook",
+        at("2026-01-02"),
+    ),
+    PassageRecord(
+        "d2",
+        "Deploys of the Nimbus Console need a green build on main and a second reviewer!",
+        "slack",
+        at("2026-02-02"),
+    ),
+    PassageRecord("n1", "We use Redis Cluster for the session store of Helix Router.", "notes", at("2026-01-03")),
+    PassageRecord(
+        "n2", "We no longer use Redis Cluster for the session store of Helix Router.", "notes", at("2026-04-03")
+    ),
+    # look alike, but name different things: not a conflict
+    PassageRecord("l1", "The Quartz Ledger nightly export runs at 02:00 and takes an hour.", "ops", at("2026-01-04")),
+    PassageRecord("l2", "The Summit Vault nightly export runs at 03:00 and takes an hour.", "ops", at("2026-01-04")),
+    # same words from the same source: a repeat, not a duplicate between sources
+    PassageRecord("r1", "Remember to rotate the Beacon Relay signing keys before the audit in May.", "notes"),
+    PassageRecord("r2", "Remember to rotate the Beacon Relay signing keys before the audit in May!", "notes"),
+    PassageRecord("x1", "Lumen Index is fast.", "chat", at("2026-01-01")),
+    PassageRecord("x2", "Lumen Index is slow since the upgrade.", "chat", at("2026-02-01"), contradicts=["x1"]),
+]
+
+
+@pytest.fixture
+def story(store):
+    ingest_records(NS, STORY)
+    return store
+
+
+def found() -> dict[tuple[str, str], tuple[str, str]]:
+    by_id = {p.id: p.external_id for p in Passage.select()}
+    return {(by_id[f.left], by_id[f.right]): (f.kind, f.rule) for f in find_conflicts(NS)}
+
+
+def test_each_kind_of_conflict_is_found_and_look_alikes_are_not(story):
+    assert found() == {
+        ("t1", "t2"): ("contradiction", "differs-number"),
+        ("o1", "o2"): ("contradiction", "single-valued:owned_by"),
+        ("d1", "d2"): ("duplicate", "duplicate-3gram"),
+        ("n1", "n2"): ("contradiction", "differs-negation"),
+        ("x1", "x2"): ("contradiction", "declared"),
+    }
+
+
+def test_the_reason_says_what_differs(story):
+    by_rule = {f.rule: f.reason for f in find_conflicts(NS)}
+    assert by_rule["differs-number"] == "a number differs: 30 → 60"
+    assert "adds a negation: no" in by_rule["differs-negation"]
+    assert differing_words(STORY[0].text, STORY[1].text) == (["30"], ["60"])
+
+
+def test_the_pass_queues_memory_questions_beside_capped_entity_questions(story):
+    ingest_records(NS, [PassageRecord("e", "Kubernetes, Kubernets, Postgres and PostgreSQL.", "x")])
+    report = resolve(NS, cap=0)
+    assert report.queued == 0 and report.deferred > 0  # no room for entity questions
+    assert (report.contradictions_queued, report.duplicates_queued) == (4, 1)
+    kinds = [q.kind for q in pending(NS)]
+    assert sorted(kinds) == ["contradiction"] * 4 + ["duplicate"]
+    again = resolve(NS, cap=0)
+    assert again.contradictions_queued == 0 and again.memory_skipped_settled == 5
+
+
+def question(left: str) -> int:
+    return next(q.id for q in pending(NS) if q.left_name == left)
+
+
+def test_merge_keeps_the_newer_and_revert_restores_the_older_exactly(story):
+    resolve(NS)
+    before = graph_rows()
+    assert any(c.entity.name == "Acme Gateway" for c in related(NS, "Nimbus Console").co_mentions) is False
+    decision = decisions.answer(NS, question("t1"), "merge", "alice", "cli")
+    assert Passage.get(Passage.external_id == "t1").retired_at is not None
+    assert Passage.get(Passage.external_id == "t2").retired_at is None
+    assert related(NS, "Acme Gateway").target.mentions == 1
+    decisions.revert(NS, decision.id, "alice", "cli")
+    assert Passage.get(Passage.external_id == "t1").retired_at is None
+    assert related(NS, "Acme Gateway").target.mentions == 2
+    assert graph_rows() == before
+    assert Question.get_by_id(question("t1")).status == "pending"
+
+
+def test_merge_can_keep_the_older(story):
+    resolve(NS)
+    decisions.answer(NS, question("o1"), "merge", "alice", "cli", keep="left")
+    assert Passage.get(Passage.external_id == "o2").retired_at is not None
+
+
+def test_reject_is_remembered_and_survives_a_rebuild(story):
+    resolve(NS)
+    decisions.answer(NS, question("d1"), "reject", "alice", "cli")
+    decisions.answer(NS, question("n1"), "keep_both", "alice", "cli")
+    rebuild(NS)
+    report = resolve(NS)
+    assert report.duplicates_queued == 0 and report.contradictions_queued == 0
+    assert {q.left_name for q in pending(NS) if q.kind != "entity_pair"} == {"t1", "o1", "x1"}
+
+
+def test_a_question_whose_passage_was_retired_becomes_moot(story):
+    resolve(NS)
+    ingest_records(NS, [PassageRecord("t2", "The Acme Gateway request timeout is 90 seconds.", "chat")])
+    report = resolve(NS)
+    assert report.memory_moot == 1
+    assert "t1" not in {q.left_name for q in pending(NS)}
+
+
+def test_already_decided_passage_question_is_not_applied_twice(story):
+    resolve(NS)
+    q = question("t1")
+    decisions.answer(NS, q, "merge", "alice", "cli")
+    with pytest.raises(decisions.AlreadyDecided, match="already decided by alice"):
+        decisions.answer(NS, q, "merge", "bob", "cli")
+
+
+def test_single_valued_predicates_come_from_the_settings_file(story, tmp_path, monkeypatch):
+    config = tmp_path / "config.toml"
+    config.write_text('[conflicts]\nsingle_valued = ["status"]\n')
+    monkeypatch.setenv("MEMO_TUI_CONFIG", str(config))
+    assert ("o1", "o2") not in found()
+
+
+def test_cli_queue_shows_the_kind(story, run_cli):
+    run_cli("resolve")
+    code, out, _ = run_cli("queue")
+    assert code == 0 and "contradiction" in out and "duplicate" in out and "t1 / t2" in out
+
+
+def test_the_index_finds_every_pair_brute_force_finds():
+    rng = random.Random(11)
+    vocabulary = [f"w{i}" for i in range(400)]
+    texts = []
+    for _ in range(1500):
+        texts.append([rng.choice(vocabulary) for _ in range(rng.randrange(8, 30))])
+    for _ in range(500):  # near copies with a few words changed, dropped or added
+        copy = list(rng.choice(texts))
+        for _ in range(rng.randrange(0, 4)):
+            at = rng.randrange(len(copy))
+            choice = rng.randrange(3)
+            if choice == 0:
+                copy[at] = rng.choice(vocabulary)
+            elif choice == 1 and len(copy) > 8:
+                del copy[at]
+            else:
+                copy.insert(at, rng.choice(vocabulary))
+        texts.append(copy)
+    sets = [_shingles(words(" ".join(t))) for t in texts]
+    indexed = similar_pairs(sets, DUPLICATE_JACCARD)
+    brute = {(i, j) for i, j in combinations(range(len(sets)), 2) if jaccard(sets[i], sets[j]) >= DUPLICATE_JACCARD}
+    assert len(brute) > 100
+    assert set(indexed) == brute
