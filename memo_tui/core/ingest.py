@@ -14,12 +14,12 @@ from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
 from typing import BinaryIO
 
-from memo_tui.core.bulk import Inserter, prepared, quote, select_in
+from memo_tui.core.bulk import Inserter, paused_gc, prepared, quote, select_in
 from memo_tui.core.entities import EntityCache
 from memo_tui.core.errors import MemoError
 from memo_tui.core.extract import WEIGHTS, Extracted, extract
 from memo_tui.core.keys import identity_key
-from memo_tui.core.links import link_passages
+from memo_tui.core.links import Linker, weights_of
 from memo_tui.core.models import Mention, Passage, Relation, bump_version, db, utcnow
 from memo_tui.core.passages import retire
 from memo_tui.core.sources import PassageRecord, SourceFile, walk
@@ -101,6 +101,7 @@ class PassageWriter:
         self.namespace = namespace
         self.report = report
         self.entities = EntityCache(namespace)
+        self.linker = Linker()
         self._passages = Inserter(
             Passage,
             ("namespace", "external_id", "text", "source", "created_at", "ingested_at", "revision_of", "declared"),
@@ -113,6 +114,11 @@ class PassageWriter:
         )
 
     def write(self, records: list[PassageRecord], progress: Callable[[int, int], None] | None = None) -> None:
+        with paused_gc():
+            self._write(records, progress)
+        self.report.entities_new = self.entities.created
+
+    def _write(self, records: list[PassageRecord], progress: Callable[[int, int], None] | None) -> None:
         chunks = [records[start : start + CHUNK] for start in range(0, len(records), CHUNK)]
         done = 0
         for chunk, extracted in zip(chunks, extract_chunks(chunks), strict=True):
@@ -123,12 +129,12 @@ class PassageWriter:
                         bump_version(self.namespace)
             except BaseException:
                 self.entities.forget()
+                self.linker.forget()
                 self.entities.created = before
                 raise
             done += len(chunk)
             if progress is not None:
                 progress(done, len(records))
-        self.report.entities_new = self.entities.created
 
     def _write_chunk(self, chunk: list[PassageRecord], extracted: list[list[Extracted]]) -> bool:
         """Write one chunk; True when anything in the store changed."""
@@ -175,7 +181,7 @@ class PassageWriter:
             relation_rows.extend(self._relation_rows(passage_id, record))
         self._mentions.many(mention_rows)
         self._relations.many(relation_rows)
-        link_passages([live[record.external_id][0] for record, _, _ in todo])
+        self.linker.link(weights_of((row[0], row[1], row[5]) for row in mention_rows))
         self.report.mentions += len(mention_rows)
         self.report.relations += len(relation_rows)
         return bool(todo)

@@ -9,16 +9,19 @@ every write scan thousands of rows, so it does not count towards a link.
 
 from __future__ import annotations
 
+from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import chain
 
-from memo_tui.core.bulk import first_column, prepared, quote, run, select_in
+from memo_tui.core.bulk import LazyInserter, first_column, paused_gc, prepared, quote, select_in
 from memo_tui.core.models import Mention, Passage, PassageLink, db
 
 FAN_OUT = 8
 MIN_SHARED = 2
 HUB = 1000  # passages; a name in more of them than this does not link passages
 CHUNK = 500
+_INSERT = LazyInserter(PassageLink, ("passage", "other", "shared", "strength"))
 
 
 @dataclass(frozen=True)
@@ -30,58 +33,88 @@ class Link:
     strength: float
 
 
-def _pairs_sql(size: int, excluded: int) -> str:
-    def build(t, c, p) -> str:
-        m1, m2 = "m1", "m2"
-        mention, passage = t(Mention), t(Passage)
-        pid, eid = c(Mention, "passage"), c(Mention, "entity")
-        weight, active = c(Mention, "weight"), c(Mention, "active")
-        hubs = f" AND {m1}.{eid} NOT IN ({', '.join([p] * excluded)})" if excluded else ""
-        pairs = (
-            f"SELECT {m1}.{pid} AS a, {m2}.{pid} AS b, COUNT(DISTINCT {m2}.{eid}) AS shared, "
-            f"SUM({m1}.{weight} + {m2}.{weight}) / 2 AS strength "
-            f"FROM {mention} {m1} JOIN {mention} {m2} ON {m2}.{eid} = {m1}.{eid} AND {m2}.{active} = {p} "
-            f"AND {m2}.{pid} <> {m1}.{pid} "
-            f"JOIN {passage} p2 ON p2.{c(Passage, 'id')} = {m2}.{pid} AND p2.{c(Passage, 'retired_at')} IS NULL "
-            f"WHERE {m1}.{active} = {p} AND {m1}.{pid} IN ({', '.join([p] * size)}){hubs} "
-            f"GROUP BY {m1}.{pid}, {m2}.{pid} HAVING COUNT(DISTINCT {m2}.{eid}) >= {p}"
-        )
-        ranked = (
-            "SELECT a, b, shared, strength, ROW_NUMBER() OVER "
-            f"(PARTITION BY a ORDER BY shared DESC, strength DESC, b DESC) AS rn FROM ({pairs}) pairs"
-        )
-        return (
-            f"INSERT INTO {t(PassageLink)} ({c(PassageLink, 'passage')}, {c(PassageLink, 'other')}, "
-            f"{c(PassageLink, 'shared')}, {c(PassageLink, 'strength')}) "
-            f"SELECT a, b, shared, strength FROM ({ranked}) ranked WHERE rn <= {p}"
-        )
-
-    return prepared(f"link_pairs_{size}_{excluded}", build)
-
-
-def _hubs(passage_ids: Sequence[int]) -> list[int]:
-    """Entities of these passages that are named in more than HUB passages."""
-    head = prepared(
-        "link_entities",
-        lambda t, c, p: f"SELECT DISTINCT {c(Mention, 'entity')} FROM {t(Mention)} WHERE {c(Mention, 'active')} = {p}",
-    )
-    entities = [row[0] for row in select_in(head, quote(Mention.passage.column_name), list(passage_ids), fixed=(True,))]
-    count = prepared(
-        "link_hub",
+def _mentions_sql(column: str) -> str:
+    return prepared(
+        f"link_mentions_{column}",
         lambda t, c, p: (
-            f"SELECT COUNT(*) FROM (SELECT 1 FROM {t(Mention)} WHERE {c(Mention, 'entity')} = {p} "
-            f"AND {c(Mention, 'active')} = {p} LIMIT {HUB + 1}) capped"
+            f"SELECT {c(Mention, 'passage')}, {c(Mention, 'entity')}, {c(Mention, 'weight')} "
+            f"FROM {t(Mention)} WHERE {c(Mention, 'active')} = {p}"
         ),
     )
-    return [entity for entity in entities if run(count, (entity, True))[0][0] > HUB]
+
+
+def weights_of(rows) -> dict[int, dict[int, float]]:
+    """passage -> entity -> the heaviest way the passage names it."""
+    named: dict[int, dict[int, float]] = defaultdict(dict)
+    for passage_id, entity_id, weight in rows:
+        if weight > named[passage_id].get(entity_id, 0.0):
+            named[passage_id][entity_id] = weight
+    return named
+
+
+class Linker:
+    """Links passages as they are written. It remembers which passages name each entity it has
+    looked up, so a long ingest reads each entity's passages once, not once per chunk."""
+
+    def __init__(self) -> None:
+        self._holders: dict[int, dict[int, float]] = {}  # entity -> passage -> weight
+
+    def forget(self) -> None:
+        """Drop what was remembered (the caller's transaction rolled back)."""
+        self._holders.clear()
+
+    def link(self, new: dict[int, dict[int, float]]) -> None:
+        """Write the links of passages (passage -> entity -> weight) just written in this transaction."""
+        unknown = sorted({e for named in new.values() for e in named if e not in self._holders})
+        for entity_id in unknown:
+            self._holders[entity_id] = {}
+        rows = select_in(_mentions_sql("entity"), quote(Mention.entity.column_name), unknown, fixed=(True,))
+        for passage_id, entity_id, weight in rows:
+            holders = self._holders[entity_id]
+            holders[passage_id] = max(weight, holders.get(passage_id, 0.0))
+        for passage_id, named in new.items():
+            for entity_id, weight in named.items():
+                self._holders[entity_id][passage_id] = weight
+        self._write({passage_id: self._overlaps(passage_id, named) for passage_id, named in new.items()})
+
+    def _overlaps(self, passage_id: int, named: dict[int, float]) -> dict[int, list]:
+        """Passages sharing at least MIN_SHARED entities with this one: [shared, strength]."""
+        lists = [(weight, self._holders[e]) for e, weight in named.items() if len(self._holders[e]) <= HUB]
+        counts = Counter(chain.from_iterable(holders for _, holders in lists))
+        counts.pop(passage_id, None)
+        return {
+            other: [shared, sum((w + holders[other]) / 2 for w, holders in lists if other in holders)]
+            for other, shared in counts.items()
+            if shared >= MIN_SHARED
+        }
+
+    def _write(self, overlaps: dict[int, dict[int, list]]) -> None:
+        candidates = sorted({other for tally in overlaps.values() for other in tally})
+        retired = {row[0] for row in select_in(_retired_sql(), quote(Passage.id.column_name), candidates)}
+        rows = []
+        for passage_id, tally in overlaps.items():
+            live = [(entry[0], entry[1], other) for other, entry in tally.items() if other not in retired]
+            rows += [
+                (passage_id, other, shared, strength)
+                for shared, strength, other in sorted(live, reverse=True)[:FAN_OUT]
+            ]
+        _INSERT.many(rows)
 
 
 def link_passages(passage_ids: Sequence[int]) -> None:
-    """Write the links of freshly written (or restored) passages; joins the caller's transaction."""
-    for start in range(0, len(passage_ids), CHUNK):
-        part = list(passage_ids[start : start + CHUNK])
-        hubs = _hubs(part)
-        run(_pairs_sql(len(part), len(hubs)), (True, True, *part, *hubs, MIN_SHARED, FAN_OUT))
+    """Write the links of stored passages (restored ones); joins the caller's transaction."""
+    ids = list(passage_ids)
+    if ids:
+        Linker().link(
+            weights_of(select_in(_mentions_sql("passage"), quote(Mention.passage.column_name), ids, fixed=(True,)))
+        )
+
+
+def _retired_sql() -> str:
+    return prepared(
+        "link_retired",
+        lambda t, c, p: f"SELECT {c(Passage, 'id')} FROM {t(Passage)} WHERE {c(Passage, 'retired_at')} IS NOT NULL",
+    )
 
 
 def unlink(passage_ids: Sequence[int]) -> None:
@@ -94,12 +127,14 @@ def unlink(passage_ids: Sequence[int]) -> None:
 
 def relink_all(namespace: str, progress: Callable[[int, int], None] | None = None) -> int:
     """Rebuild every link of a namespace in one transaction; returns the number of links."""
-    with db.atomic():
+    with db.atomic(), paused_gc():
         passages = Passage.select(Passage.id).where(Passage.namespace == namespace)
         PassageLink.delete().where(PassageLink.passage.in_(passages)).execute()
         live = first_column(passages.where(Passage.retired_at.is_null()).order_by(Passage.id))
+        linker = Linker()
+        head, column = _mentions_sql("passage"), quote(Mention.passage.column_name)
         for start in range(0, len(live), CHUNK):
-            link_passages(live[start : start + CHUNK])
+            linker.link(weights_of(select_in(head, column, live[start : start + CHUNK], fixed=(True,))))
             if progress is not None:
                 progress(min(start + CHUNK, len(live)), len(live))
         return count_links(namespace)

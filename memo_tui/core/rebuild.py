@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from memo_tui.core.bulk import paused_gc
 from memo_tui.core.ingest import CHUNK, IngestReport, PassageWriter, extract_chunks
 from memo_tui.core.links import relink_all
 from memo_tui.core.models import Passage, bump_version, db
@@ -32,7 +33,7 @@ def rebuild(namespace: str, progress: Callable[[int, int], None] | None = None) 
         for p in query
     ]
     chunks = [passages[start : start + CHUNK] for start in range(0, len(passages), CHUNK)]
-    with db.atomic():
+    with db.atomic(), paused_gc():
         done = 0
         for chunk, extracted in zip(chunks, extract_chunks([[r for _, r in c] for c in chunks]), strict=True):
             writer.rewrite(chunk, extracted)
