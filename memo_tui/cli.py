@@ -12,7 +12,7 @@ from contextlib import contextmanager
 import peewee as pw
 
 from memo_tui.core.errors import MemoError
-from memo_tui.core.models import DEFAULT_NAMESPACE, open_store
+from memo_tui.core.models import DEFAULT_NAMESPACE, open_store, resolve_location
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
 
@@ -55,6 +55,9 @@ def build_parser() -> argparse.ArgumentParser:
     forget.add_argument("passage_id", metavar="ID")
 
     sub.add_parser("stats", parents=[common], help="counts of passages, entities, mentions, aliases, folds")
+
+    demo = sub.add_parser("demo", parents=[common], help="build the demo store (a team's notes) and open it")
+    demo.add_argument("--no-open", action="store_true", help="build it and print what the pass did; no TUI")
 
     reviewer = argparse.ArgumentParser(add_help=False)
     reviewer.add_argument("--as", dest="actor", metavar="NAME", help="who decides (default: MEMO_TUI_USER, then login)")
@@ -168,6 +171,32 @@ def cmd_ingest(args: argparse.Namespace) -> int:
         f"entities: {report.entities_new} new; skipped: {report.skipped}",
     )
     return 1 if report.skipped else 0
+
+
+def _open_tui(args: argparse.Namespace, location: str) -> int:
+    from pathlib import Path
+
+    from memo_tui.tui.app import MemoApp
+
+    label = Path(location).name if "://" not in location else location.split("://", 1)[0] + " store"
+    MemoApp(label, namespace=args.ns).run()
+    return 0
+
+
+@command("demo")
+def cmd_demo(args: argparse.Namespace) -> int:
+    from memo_tui.core.demo import build_demo, default_demo_path
+
+    location = args.db or str(default_demo_path())
+    report = build_demo(location, args.ns)
+    if args.no_open:
+        text = (
+            f"demo store {location}: {report.folded} folded, {report.queued} name pairs and "
+            f"{report.duplicates_queued + report.contradictions_queued} memory conflicts queued"
+        )
+        _print(args, {"store": location, **report.as_dict()}, text)
+        return 0
+    return _open_tui(args, location)
 
 
 @command("forget")
@@ -414,10 +443,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.command == "demo":
+            return COMMANDS["demo"](args)
         open_store(args.db)
         if args.command is None:
-            parser.print_help()
-            return 0
+            return _open_tui(args, resolve_location(args.db))
         try:
             return COMMANDS[args.command](args)
         finally:

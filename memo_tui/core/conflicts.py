@@ -47,7 +47,14 @@ def _is_negation(word: str) -> bool:
 
 
 def _masked(tokens: list[str]) -> list[str]:
-    return [NUMBER if any(ch.isdigit() for ch in w) else w for w in tokens if not _is_negation(w)]
+    """Numbers become one token and negations go ("no longer" as a whole), so that two passages
+    saying the same thing with a different number or polarity look alike."""
+    out = []
+    for i, w in enumerate(tokens):
+        if _is_negation(w) or (w == "longer" and i and tokens[i - 1] == "no"):
+            continue
+        out.append(NUMBER if any(ch.isdigit() for ch in w) else w)
+    return out
 
 
 def _shingles(tokens: list[str]) -> set[int]:

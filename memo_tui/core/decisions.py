@@ -162,7 +162,7 @@ def answer(
         question = _claim(namespace, question_id)
         if question.kind == "entity_pair":
             return _answer_pair(namespace, question, action, actor, channel, swap)
-        return _answer_passages(namespace, question, action, actor, channel, keep)
+        return _answer_passages(namespace, question, action, actor, channel, keep, swap)
 
 
 def _answer_pair(namespace, question, action, actor, channel, swap) -> DecisionView:
@@ -206,7 +206,7 @@ def settle_moot(
         return _moot(namespace, _claim(namespace, question_id), actor, channel, why)
 
 
-def _answer_passages(namespace, question, action, actor, channel, keep) -> DecisionView:
+def _answer_passages(namespace, question, action, actor, channel, keep, swap=False) -> DecisionView:
     names = f"passages {question.left_name!r} / {question.right_name!r}"
     if action != "merge":
         _settle(question, "rejected" if action == "reject" else "keep_both", actor)
@@ -215,6 +215,8 @@ def _answer_passages(namespace, question, action, actor, channel, keep) -> Decis
     left, right = Passage.get_by_id(question.left_id), Passage.get_by_id(question.right_id)
     if keep is None:
         kept, retired = (left, right) if (left.created_at, left.id) > (right.created_at, right.id) else (right, left)
+        if swap:  # merge the other way: keep the older
+            kept, retired = retired, kept
     elif keep in ("left", "right"):
         kept, retired = (left, right) if keep == "left" else (right, left)
     else:

@@ -1,0 +1,127 @@
+"""What a reviewer needs to answer one question, as plain data (the TUI's detail pane, `queue --json`)."""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+from datetime import datetime
+
+from memo_tui.core.conflicts import differing_words
+from memo_tui.core.errors import MemoError
+from memo_tui.core.folds import canonical_order, home_of
+from memo_tui.core.links import also_see
+from memo_tui.core.models import Alias, Entity, Mention, Passage, Question, Relation
+from memo_tui.core.queue import QuestionView, view
+
+PASSAGES_PER_SIDE = 3
+
+
+@dataclass(frozen=True)
+class Excerpt:
+    external_id: str
+    text: str
+    source: str | None
+    created_at: datetime
+    retired: bool = False
+
+
+@dataclass(frozen=True)
+class EntitySide:
+    id: int
+    name: str
+    type: str | None
+    mentions: int
+    aliases: list[str]
+    passages: list[Excerpt]  # newest first, live only
+    spellings: list[str]  # how the passages write it, for highlighting
+
+
+@dataclass(frozen=True)
+class PassageSide:
+    passage: Excerpt
+    differing: list[str]  # words this passage has that the other does not, at that place
+    also_see: list[str] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class Detail:
+    question: QuestionView
+    entities: tuple[EntitySide, EntitySide] | None  # for entity pairs
+    passages: tuple[PassageSide, PassageSide] | None  # for duplicates and contradictions
+    merge_effect: str  # what `m` would do, in words
+
+    def as_dict(self) -> dict:
+        return asdict(self)
+
+
+def question_detail(namespace: str, question_id: int) -> Detail:
+    question = Question.get_or_none((Question.id == question_id) & (Question.namespace == namespace))
+    if question is None:
+        raise MemoError(f"no question {question_id} in namespace {namespace!r}")
+    if question.kind == "entity_pair":
+        return _entity_detail(question)
+    return _passage_detail(question)
+
+
+def _live_mentions(entity_id: int):
+    return (
+        Mention.select(Mention.passage, Mention.surface)
+        .join(Passage)
+        .where((Mention.entity == entity_id) & Mention.active & Passage.retired_at.is_null())
+    )
+
+
+def entity_side(entity: Entity) -> EntitySide:
+    rows = list(_live_mentions(entity.id).tuples())
+    passage_ids = list(dict.fromkeys(pid for pid, _ in rows))
+    recent = (
+        Passage.select()
+        .where(Passage.id.in_(passage_ids or [0]))
+        .order_by(Passage.created_at.desc(), Passage.id.desc())
+        .limit(PASSAGES_PER_SIDE)
+    )
+    aliases = [a.name for a in Alias.select(Alias.name).where(Alias.entity == entity.id).order_by(Alias.name)]
+    spellings = sorted({surface for _, surface in rows} | {entity.name} | set(aliases), key=lambda s: (-len(s), s))
+    return EntitySide(
+        entity.id,
+        entity.name,
+        entity.type,
+        len(passage_ids),
+        aliases,
+        [Excerpt(p.external_id, p.text, p.source, p.created_at) for p in recent],
+        spellings,
+    )
+
+
+def _entity_detail(question: Question) -> Detail:
+    left_id, right_id = home_of(question.left_id), home_of(question.right_id)
+    if left_id is None or right_id is None:
+        return Detail(view(question), None, None, "one side was deleted; reject it or revert the delete")
+    left, right = Entity.get_by_id(left_id), Entity.get_by_id(right_id)
+    sides = (entity_side(left), entity_side(right))
+    if left_id == right_id:
+        return Detail(view(question), sides, None, "already one entity (the question is moot)")
+    canonical, absorbed = canonical_order(left, right)
+    moved = next(s for s in sides if s.id == absorbed.id)
+    relations = (
+        Relation.select()
+        .where(((Relation.src == absorbed.id) | (Relation.dst == absorbed.id)) & Relation.active)
+        .count()
+    )
+    effect = (
+        f"m folds {absorbed.name!r} into {canonical.name!r}: {moved.mentions} passages, {relations} relations "
+        f"and {len(moved.aliases)} aliases move; {absorbed.name!r} stays as an alias (M folds the other way)"
+    )
+    return Detail(view(question), sides, None, effect)
+
+
+def _passage_detail(question: Question) -> Detail:
+    left, right = Passage.get_by_id(question.left_id), Passage.get_by_id(question.right_id)
+    only_left, only_right = differing_words(left.text, right.text)
+
+    def side(p: Passage, differing: list[str]) -> PassageSide:
+        excerpt = Excerpt(p.external_id, p.text, p.source, p.created_at, p.retired_at is not None)
+        return PassageSide(excerpt, differing, [link.external_id for link in also_see(p.id, limit=3)])
+
+    newer, older = (left, right) if (left.created_at, left.id) > (right.created_at, right.id) else (right, left)
+    effect = f"m keeps the newer {newer.external_id!r} and retires {older.external_id!r} (M keeps the older)"
+    return Detail(view(question), None, (side(left, only_left), side(right, only_right)), effect)

@@ -1,0 +1,75 @@
+"""The review app: opens on the queue, or on a welcome when the store is empty (DESIGN §9)."""
+
+from __future__ import annotations
+
+from textual.app import App
+from textual.binding import Binding
+from textual.command import CommandPalette
+
+from memo_tui.core import metrics
+from memo_tui.core.config import section
+from memo_tui.core.decisions import current_actor
+from memo_tui.core.errors import MemoError
+from memo_tui.core.models import Passage
+from memo_tui.tui.find import EntityFinder
+from memo_tui.tui.screens.help import HelpScreen
+from memo_tui.tui.screens.review import ReviewScreen
+from memo_tui.tui.screens.welcome import WelcomeScreen
+
+
+def load_keymap() -> dict[str, str]:
+    """User key overrides from the [keys] table of config.toml: binding id = "key[,key...]"."""
+    keys = section("keys")
+    bad = [name for name, value in keys.items() if not isinstance(value, str)]
+    if bad:
+        raise MemoError(f'settings: [keys] {bad[0]} must be a string such as "m,enter"')
+    return dict(keys)
+
+
+class MemoApp(App):
+    CSS_PATH = "app.tcss"
+    TITLE = "memo-tui"
+    ENABLE_COMMAND_PALETTE = False  # `/` opens the entity finder instead
+    BINDINGS = [
+        Binding("q", "quit", "Quit", id="quit"),
+        Binding("question_mark", "help", "Help", id="help"),
+        Binding("slash", "find", "Find", id="find"),
+    ]
+
+    def __init__(self, store_label: str, namespace: str = "default", actor: str | None = None) -> None:
+        super().__init__()
+        self.store_label = store_label
+        self.namespace = namespace
+        self.actor = current_actor(actor)
+        self.keymap = load_keymap()
+
+    def on_mount(self) -> None:
+        self.set_keymap(self.keymap)
+        has_passages = Passage.select().where(Passage.namespace == self.namespace).exists()
+        if has_passages:
+            self.push_screen(ReviewScreen(self.namespace, self.actor, self.store_label))
+        else:
+            self.push_screen(WelcomeScreen(self.store_label))
+
+    def on_unmount(self) -> None:
+        metrics.flush()
+
+    def action_help(self) -> None:
+        if isinstance(self.screen, HelpScreen):
+            return
+        about = self.screen.focused_help() if isinstance(self.screen, ReviewScreen) else ""
+        keys = []
+        for key, active in self.screen.active_bindings.items():
+            if active.binding.description and (key, active.binding.description) not in keys:
+                keys.append((self.get_key_display(active.binding), active.binding.description))
+        self.push_screen(HelpScreen(about, keys))
+
+    def action_find(self) -> None:
+        if isinstance(self.screen, ReviewScreen):
+            self.push_screen(CommandPalette(providers=[EntityFinder], placeholder="Find an entity or alias…"))
+
+    def show_entity(self, target: str) -> None:
+        """Open the neighbourhood of an entity (the finder's choice)."""
+        if isinstance(self.screen, ReviewScreen):
+            self.screen.query_one("NeighbourhoodPane").reset()
+            self.screen.load_neighbourhood(target)

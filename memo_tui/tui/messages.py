@@ -1,0 +1,66 @@
+"""Messages the panes and workers send to the review screen (panes never reach into siblings)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.message import Message
+
+from memo_tui.core.decisions import DecisionView
+from memo_tui.core.detail import Detail
+from memo_tui.core.graph import Related
+from memo_tui.core.queue import QuestionView
+
+
+@dataclass
+class QueueLoaded(Message):
+    questions: list[QuestionView]
+
+
+@dataclass
+class DetailLoaded(Message):
+    detail: Detail
+
+
+@dataclass
+class Decided(Message):
+    decision: DecisionView
+
+
+@dataclass
+class HistoryLoaded(Message):
+    decisions: list[DecisionView]
+    who: str | None
+
+
+@dataclass
+class NeighbourhoodLoaded(Message):
+    related: Related
+
+
+@dataclass
+class QuestionHighlighted(Message):
+    question_id: int
+
+
+@dataclass
+class FollowEntity(Message):
+    """Show the neighbourhood of this entity (by id, name or alias)."""
+
+    target: str
+
+
+@dataclass
+class ResolveProgress(Message):
+    done: int
+    total: int
+
+
+@dataclass
+class RevertRequested(Message):
+    decision_id: int
+
+
+@dataclass
+class HistoryFilter(Message):
+    who: str | None  # None (all), "human" or "auto"

@@ -1,0 +1,272 @@
+"""The review screen: the queue on top; detail, neighbourhood or history below (keys 1, 2, 3).
+
+Every store call runs in a thread worker and comes back as a message; the screen routes messages
+between panes, so no pane reaches into another.
+"""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.screen import Screen
+from textual.widgets import ContentSwitcher, Footer, Header, Static
+from textual.worker import Worker, WorkerState
+
+from memo_tui.core import decisions
+from memo_tui.core.decisions import AlreadyDecided
+from memo_tui.core.detail import question_detail
+from memo_tui.core.errors import MemoError
+from memo_tui.core.graph import related
+from memo_tui.core.queue import pending
+from memo_tui.core.resolver import resolve
+from memo_tui.tui.messages import (
+    Decided,
+    DetailLoaded,
+    FollowEntity,
+    HistoryFilter,
+    HistoryLoaded,
+    NeighbourhoodLoaded,
+    QuestionHighlighted,
+    QueueLoaded,
+    ResolveProgress,
+    RevertRequested,
+)
+from memo_tui.tui.widgets.detail_pane import DetailPane
+from memo_tui.tui.widgets.history_pane import HistoryPane
+from memo_tui.tui.widgets.neighbourhood_pane import NeighbourhoodPane
+from memo_tui.tui.widgets.queue_pane import QueuePane
+
+PANES = {"1": "detail", "2": "neighbourhood", "3": "history"}
+
+
+class ReviewScreen(Screen):
+    BINDINGS = [
+        Binding("m", "answer('merge')", "Merge", id="merge"),
+        Binding("M", "answer('merge', True)", "Merge other way", id="merge_other", show=False),
+        Binding("r", "answer('reject')", "Reject", id="reject"),
+        Binding("b", "answer('keep_both')", "Keep both", id="keep_both"),
+        Binding("s", "skip", "Skip", id="skip"),
+        Binding("e", "explore", "Explore", id="explore"),
+        Binding("u", "revert", "Revert", id="revert", show=False),
+        Binding("ctrl+z", "undo", "Undo", id="undo"),
+        Binding("1", "pane('1')", "Detail", id="pane_detail", show=False),
+        Binding("2", "pane('2')", "Neighbourhood", id="pane_neighbourhood", show=False),
+        Binding("3", "pane('3')", "History", id="pane_history", show=False),
+        Binding("R", "resolve", "Resolve", id="resolve", show=False),
+    ]
+
+    def __init__(self, namespace: str, actor: str, store_label: str) -> None:
+        super().__init__()
+        self.namespace = namespace
+        self.actor = actor
+        self.store_label = store_label
+        self.question_id: int | None = None
+        self.explored_side = 1  # the side `e` explores next: 0 left, 1 right (first press flips to left)
+        self.busy = False
+
+    def compose(self) -> ComposeResult:
+        yield Header(icon="≡")
+        with Vertical(id="main"):
+            yield QueuePane(id="queue")
+            with ContentSwitcher(initial="detail", id="panes"):
+                yield DetailPane(id="detail")
+                yield NeighbourhoodPane(id="neighbourhood")
+                yield HistoryPane(id="history")
+        yield Static("", id="status")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.title = "memo-tui"
+        self.sub_title = f"{self.store_label} · {self.namespace} · reviewer {self.actor}"
+        self.query_one("#queue-table").focus()
+        self.load_queue()
+
+    # -- workers -----------------------------------------------------------------------------
+
+    @work(thread=True, exclusive=True, group="queue", exit_on_error=False)
+    def load_queue(self) -> None:
+        self.post_message(QueueLoaded(pending(self.namespace)))
+
+    @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
+    def load_detail(self, question_id: int) -> None:
+        self.post_message(DetailLoaded(question_detail(self.namespace, question_id)))
+
+    @work(thread=True, exclusive=True, group="graph", exit_on_error=False)
+    def load_neighbourhood(self, target: str) -> None:
+        self.post_message(NeighbourhoodLoaded(related(self.namespace, target, limit=50)))
+
+    @work(thread=True, exclusive=True, group="history", exit_on_error=False)
+    def load_history(self, who: str | None = None) -> None:
+        self.post_message(HistoryLoaded(decisions.history(self.namespace, who=who, limit=200), who))
+
+    @work(thread=True, group="decide", exit_on_error=False)
+    def decide(self, call, *args) -> None:
+        try:
+            self.post_message(Decided(call(self.namespace, *args, self.actor, "tui")))
+        finally:
+            self.busy = False
+
+    @work(thread=True, exclusive=True, group="resolve", exit_on_error=False)
+    def run_resolve(self) -> None:
+        try:
+            report = resolve(
+                self.namespace, progress=lambda done, total: self.post_message(ResolveProgress(done, total))
+            )
+        finally:
+            self.busy = False
+        self.app.call_from_thread(self._resolved, report)
+
+    # -- message handlers --------------------------------------------------------------------
+
+    def on_queue_loaded(self, message: QueueLoaded) -> None:
+        self.query_one(QueuePane).show(message.questions)
+        if not message.questions:
+            self.question_id = None
+            self.query_one(DetailPane).show(None)
+        memory = sum(q.kind != "entity_pair" for q in message.questions)
+        self._status(f"{len(message.questions)} pending, {memory} of them memory conflicts")
+        # the highlight event only fires when the row changes; load the detail of the row shown
+        selected = self.query_one(QueuePane).selected_id()
+        if selected is not None:
+            self._select(selected)
+
+    def on_question_highlighted(self, message: QuestionHighlighted) -> None:
+        self._select(message.question_id)
+
+    def _select(self, question_id: int) -> None:
+        if question_id != self.question_id:
+            self.explored_side = 1
+        self.question_id = question_id
+        self.load_detail(question_id)
+
+    def on_detail_loaded(self, message: DetailLoaded) -> None:
+        if message.detail.question.id == self.question_id:
+            self.query_one(DetailPane).show(message.detail)
+
+    def on_decided(self, message: Decided) -> None:
+        self.notify(message.decision.summary, title=message.decision.action)
+        self.load_queue()
+        if self.query_one(ContentSwitcher).current == "history":
+            self.load_history(self.query_one(HistoryPane).who)
+
+    def on_neighbourhood_loaded(self, message: NeighbourhoodLoaded) -> None:
+        self.query_one(NeighbourhoodPane).show(message.related)
+        self._show_pane("neighbourhood")
+
+    def on_history_loaded(self, message: HistoryLoaded) -> None:
+        self.query_one(HistoryPane).show(message.decisions, message.who)
+
+    def on_follow_entity(self, message: FollowEntity) -> None:
+        self.load_neighbourhood(message.target)
+
+    def on_history_filter(self, message: HistoryFilter) -> None:
+        self.load_history(message.who)
+
+    def on_revert_requested(self, message: RevertRequested) -> None:
+        self._start(decisions.revert, message.decision_id)
+
+    def on_resolve_progress(self, message: ResolveProgress) -> None:
+        share = f"{message.done / message.total:.0%}" if message.total else "…"
+        self._status(f"resolving… {share} of {message.total} candidate pairs")
+
+    @on(Worker.StateChanged)
+    def _worker_failed(self, event: Worker.StateChanged) -> None:
+        if event.state != WorkerState.ERROR:
+            return
+        error = event.worker.error
+        if isinstance(error, AlreadyDecided):
+            self.notify(str(error), title="Already decided", severity="warning")
+            self.load_queue()
+        elif isinstance(error, MemoError):
+            self.notify(str(error), title="Not done", severity="error")
+        else:
+            self.notify(f"{type(error).__name__}: {error}", title="Error", severity="error")
+
+    # -- actions -----------------------------------------------------------------------------
+
+    def _start(self, call, *args) -> None:
+        if self.busy:
+            self.notify("Still applying the last decision…", severity="warning")
+            return
+        self.busy = True
+        self.decide(call, *args)
+
+    def action_answer(self, action: str, swap: bool = False) -> None:
+        if self.question_id is None:
+            self.notify("Nothing selected.", severity="warning")
+            return
+        self._start(
+            lambda ns, qid, actor, channel: decisions.answer(ns, qid, action, actor, channel, swap=swap),
+            self.question_id,
+        )
+
+    def action_skip(self) -> None:
+        self.query_one("#queue-table").action_cursor_down()
+
+    def action_undo(self) -> None:
+        self._start(decisions.undo_last)
+
+    def action_revert(self) -> None:
+        if self.query_one(ContentSwitcher).current != "history":
+            self.notify("u reverts the highlighted decision in the history (press 3); ctrl+z undoes your last one.")
+            return
+        self.query_one(HistoryPane).action_revert()
+
+    def action_explore(self) -> None:
+        if self.question_id is None:
+            self.notify("Nothing selected.", severity="warning")
+            return
+        question = next((q for q in self.query_one(QueuePane).questions if q.id == self.question_id), None)
+        if question is None or question.kind != "entity_pair":
+            self.notify("e explores a name; this question is between two passages.", severity="warning")
+            return
+        self.explored_side = 1 - self.explored_side
+        side = (question.left_id, question.right_id)[self.explored_side]
+        self.query_one(NeighbourhoodPane).reset()
+        self.load_neighbourhood(f"#{side}")
+
+    def action_pane(self, number: str) -> None:
+        name = PANES[number]
+        self._show_pane(name)
+        if name == "history":
+            self.load_history(self.query_one(HistoryPane).who)
+
+    def _show_pane(self, name: str) -> None:
+        self.query_one(ContentSwitcher).current = name
+        if name == "detail":
+            self.query_one("#queue-table").focus()
+        else:
+            self.query_one(f"#{name} RowTable").focus()
+
+    def action_resolve(self) -> None:
+        if self.busy:
+            self.notify("Busy; try again in a moment.", severity="warning")
+            return
+        self.busy = True
+        self._status("resolving…")
+        self.run_resolve()
+
+    def _resolved(self, report) -> None:
+        memory = report.duplicates_queued + report.contradictions_queued
+        summary = (
+            f"{report.folded} folded, {report.queued} queued, {report.deferred} deferred, "
+            f"{memory} memory conflicts queued ({report.seconds:.1f} s)"
+        )
+        self.notify(summary, title="Resolution pass")
+        self.load_queue()
+
+    def _status(self, text: str) -> None:
+        self.query_one("#status", Static).update(text)
+
+    def focused_help(self) -> str:
+        """What the focused pane is for (the help screen shows it above the keys)."""
+        for pane in (QueuePane, DetailPane, NeighbourhoodPane, HistoryPane):
+            node = self.focused
+            while node is not None:
+                if isinstance(node, pane):
+                    return pane.HELP
+                node = node.parent
+        current = self.query_one(ContentSwitcher).current
+        return {"detail": QueuePane.HELP + " " + DetailPane.HELP}.get(current, "")

@@ -1,0 +1,82 @@
+"""Both sides of the selected question: names, types, counts, aliases, passages, and what a merge does."""
+
+from __future__ import annotations
+
+import re
+
+from rich.console import Group
+from rich.table import Table
+from rich.text import Text
+from textual.containers import VerticalScroll
+from textual.widgets import Static
+
+from memo_tui.core.detail import Detail, EntitySide, Excerpt, PassageSide
+
+NAME_STYLE = "bold black on yellow"
+DIFF_STYLE = "bold white on red"
+
+
+def highlighted(text: str, words: list[str], style: str, whole_words: bool = False) -> Text:
+    """The text with every occurrence of the given spellings (or whole words) marked."""
+    out = Text(" ".join(text.split()))
+    for word in sorted(set(words), key=len, reverse=True):
+        if word:
+            pattern = rf"(?<!\w){re.escape(word)}(?!\w)" if whole_words else re.escape(word)
+            out.highlight_regex(re.compile(pattern, re.IGNORECASE), style)
+    return out
+
+
+def _excerpt_header(p: Excerpt) -> Text:
+    retired = "  [retired]" if p.retired else ""
+    return Text(f"{p.external_id} · {p.source or 'no source'} · {p.created_at:%Y-%m-%d}{retired}", style="dim")
+
+
+def _entity_column(side: EntitySide) -> Group:
+    lines = [
+        Text(side.name, style="bold"),
+        Text(f"#{side.id} · {side.type or 'no type'} · {side.mentions} passages", style="dim"),
+        Text("aliases: " + (", ".join(side.aliases) if side.aliases else "none"), style="dim"),
+    ]
+    for p in side.passages:
+        lines += [Text(""), _excerpt_header(p), highlighted(p.text, side.spellings, NAME_STYLE)]
+    return Group(*lines)
+
+
+def _passage_column(side: PassageSide) -> Group:
+    p = side.passage
+    lines = [_excerpt_header(p)]
+    lines.append(highlighted(p.text, side.differing, DIFF_STYLE, whole_words=True))
+    if side.also_see:
+        lines.append(Text("also see: " + ", ".join(side.also_see), style="dim"))
+    return Group(*lines)
+
+
+def render_detail(detail: Detail) -> Group:
+    q = detail.question
+    grid = Table.grid(expand=True, padding=(0, 2))
+    grid.add_column(ratio=1)
+    grid.add_column(ratio=1)
+    if detail.entities is not None:
+        grid.add_row(*(_entity_column(side) for side in detail.entities))
+    elif detail.passages is not None:
+        grid.add_row(*(_passage_column(side) for side in detail.passages))
+    head = Text.assemble((f"#{q.id} {q.kind.replace('_', ' ')}", "bold"), f"  {q.rule} {q.score:.2f} — {q.reason}")
+    return Group(head, Text(detail.merge_effect, style="italic"), Text(""), grid)
+
+
+class DetailPane(VerticalScroll):
+    HELP = (
+        "Both sides of the highlighted question. Names are marked where the passages write them; for memory "
+        "conflicts the words that differ are marked. m merges, M merges the other way, r rejects (different "
+        "things / not a conflict), b keeps both, s skips, e explores the left side (again: the right side)."
+    )
+
+    def compose(self):
+        yield Static("Nothing selected.", id="detail-body")
+
+    def show(self, detail: Detail | None) -> None:
+        body = self.query_one("#detail-body", Static)
+        body.update(
+            render_detail(detail) if detail is not None else "Nothing pending. Press R to run a resolution pass."
+        )
+        self.scroll_home(animate=False)

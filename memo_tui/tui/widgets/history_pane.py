@@ -1,0 +1,59 @@
+"""Folds and decisions, newest first: `u` reverts the highlighted one, `f` filters auto / human."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical
+from textual.widgets import Static
+
+from memo_tui.core.decisions import DecisionView
+from memo_tui.tui.messages import HistoryFilter, RevertRequested
+from memo_tui.tui.widgets.tables import RowTable
+
+FILTERS = (None, "human", "auto")
+
+
+class HistoryPane(Vertical):
+    HELP = (
+        "The audit log, newest first: every fold, answer, revert and delete, with who made it and how "
+        "(auto folds are marked auto). u reverts the highlighted decision exactly; f cycles the filter "
+        "all / human / auto."
+    )
+    BINDINGS = [
+        Binding("u", "revert", "Revert", id="revert"),
+        Binding("f", "filter", "Filter", id="filter"),
+    ]
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.who: str | None = None
+
+    def compose(self) -> ComposeResult:
+        yield Static("History", id="history-title", classes="pane-title")
+        yield RowTable(id="history-table")
+
+    def on_mount(self) -> None:
+        self.query_one(RowTable).add_columns("#", "when (UTC)", "by", "via", "action", "what", "state")
+
+    def show(self, decisions: list[DecisionView], who: str | None) -> None:
+        self.who = who
+        label = {None: "all", "human": "human only", "auto": "auto only"}[who]
+        self.query_one("#history-title", Static).update(f"History — {len(decisions)} shown, {label}")
+        table = self.query_one(RowTable)
+        was_key, was_row = table.selected_key(), table.cursor_row
+        table.clear()
+        for d in decisions:
+            state = f"reverted {d.undone_at:%m-%d %H:%M}" if d.undone_at else ""
+            by = "auto" if d.channel == "auto" else d.actor
+            table.add_row(str(d.id), f"{d.at:%Y-%m-%d %H:%M}", by, d.channel, d.action, d.summary, state, key=str(d.id))
+        table.move_to_key(was_key, was_row)
+
+    def action_revert(self) -> None:
+        key = self.query_one(RowTable).selected_key()
+        if key is not None:
+            self.post_message(RevertRequested(int(key)))
+
+    def action_filter(self) -> None:
+        self.who = FILTERS[(FILTERS.index(self.who) + 1) % len(FILTERS)]
+        self.post_message(HistoryFilter(self.who))

@@ -1,0 +1,66 @@
+"""The ranked review queue: one row per pending question."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.containers import Vertical
+from textual.widgets import DataTable, Static
+
+from memo_tui.core.queue import QuestionView
+from memo_tui.tui.messages import QuestionHighlighted
+from memo_tui.tui.widgets.tables import RowTable
+
+KIND_LABELS = {"entity_pair": "names", "duplicate": "duplicate", "contradiction": "conflict"}
+
+
+def _short(text: str, width: int = 26) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+class QueuePane(Vertical):
+    HELP = (
+        "The review queue, ranked: memory conflicts and name pairs by impact (how much of the graph the "
+        "answer touches), then score. j/k move; the detail below shows the highlighted question."
+    )
+
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.questions: list[QuestionView] = []
+
+    def compose(self) -> ComposeResult:
+        yield Static("Queue", id="queue-title", classes="pane-title")
+        yield RowTable(id="queue-table")
+
+    def on_mount(self) -> None:
+        table = self.query_one(RowTable)
+        table.add_columns("#", "kind", "left", "right", "rule", "score", "impact")
+
+    def show(self, questions: list[QuestionView]) -> None:
+        self.questions = questions
+        table = self.query_one(RowTable)
+        was_key, was_row = table.selected_key(), table.cursor_row
+        table.clear()
+        for q in questions:
+            table.add_row(
+                str(q.id),
+                KIND_LABELS.get(q.kind, q.kind),
+                _short(q.left_name),
+                _short(q.right_name),
+                q.rule,
+                f"{q.score:.2f}",
+                str(q.impact),
+                key=str(q.id),
+            )
+        memory = sum(q.kind != "entity_pair" for q in questions)
+        title = f"Queue — {len(questions)} pending" + (f" ({memory} memory conflicts)" if memory else "")
+        self.query_one("#queue-title", Static).update(title)
+        table.move_to_key(was_key, was_row)
+
+    def selected_id(self) -> int | None:
+        key = self.query_one(RowTable).selected_key()
+        return int(key) if key is not None else None
+
+    def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        event.stop()
+        if event.row_key.value is not None:
+            self.post_message(QuestionHighlighted(int(event.row_key.value)))
