@@ -20,6 +20,7 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from datetime import datetime
 from difflib import SequenceMatcher
+from itertools import chain
 
 from memo_tui.core.config import section
 from memo_tui.core.errors import MemoError
@@ -43,43 +44,62 @@ def words(text: str) -> list[str]:
 
 
 def _is_negation(word: str) -> bool:
-    return word in NEGATIONS or word.endswith(("n't", "n’t"))
+    return word in NEGATIONS or "n't" in word or "n’t" in word
+
+
+_HAS_DIGIT = re.compile(r"\d").search
 
 
 def _masked(tokens: list[str]) -> list[str]:
     """Numbers become one token and negations go ("no longer" as a whole), so that two passages
     saying the same thing with a different number or polarity look alike."""
     out = []
-    for i, w in enumerate(tokens):
-        if _is_negation(w) or (w == "longer" and i and tokens[i - 1] == "no"):
-            continue
-        out.append(NUMBER if any(ch.isdigit() for ch in w) else w)
+    previous = ""
+    for w in tokens:
+        if not (_is_negation(w) or (w == "longer" and previous == "no")):
+            out.append(NUMBER if _HAS_DIGIT(w) else w)
+        previous = w
     return out
 
 
 def _shingles(tokens: list[str]) -> set[int]:
-    return {hash(tuple(tokens[i : i + 3])) for i in range(len(tokens) - 2)}
+    return set(map(hash, zip(tokens, tokens[1:], tokens[2:], strict=False)))
 
 
 def jaccard(a: set, b: set) -> float:
-    return len(a & b) / len(a | b) if a or b else 0.0
+    shared = len(a & b)
+    return shared / (len(a) + len(b) - shared) if a or b else 0.0
 
 
 def similar_pairs(sets: list[set[int]], threshold: float) -> dict[tuple[int, int], float]:
-    """Every pair (i < j) of sets with Jaccard >= threshold, through a prefix-filter index."""
-    frequency = Counter(token for s in sets for token in s)
-    order = sorted(range(len(sets)), key=lambda i: (len(sets[i]), i))
+    """Every pair (i < j) of sets with Jaccard >= threshold, through a prefix-filter index.
+
+    Tokens are ordered rarest first. A token found in one set only cannot be shared, so those come
+    first in any order (the order stays one global order) and are neither indexed nor kept: each set
+    is reduced to its size and its shared tokens, which is all an exact Jaccard needs."""
+    frequency = Counter(chain.from_iterable(sets))
+    common = {token: count for token, count in frequency.items() if count > 1}
+    del frequency
     index: dict[int, list[int]] = defaultdict(list)
     found: dict[tuple[int, int], float] = {}
+    order = sorted(range(len(sets)), key=lambda i: (len(sets[i]), i))
+    shared_of = [frozenset(filter(common.__contains__, s)) for s in sets]
+    sizes = [len(s) for s in sets]
     for i in order:
-        size = len(sets[i])
+        size = sizes[i]
         if not size:
             continue
-        ranked = sorted(sets[i], key=lambda token: (frequency[token], token))
-        prefix = ranked[: size - math.ceil(threshold * size - 1e-9) + 1]
-        candidates = {j for token in prefix for j in index[token] if len(sets[j]) >= threshold * size - 1e-9}
+        prefix_length = size - math.ceil(threshold * size - 1e-9) + 1
+        unique = size - len(shared_of[i])
+        if unique >= prefix_length:
+            continue  # its whole prefix is tokens no other set has
+        mine = shared_of[i]
+        ranked = sorted(mine, key=lambda token: (common[token], token))
+        prefix = ranked[: prefix_length - unique]
+        candidates = {j for token in prefix for j in index.get(token, ()) if sizes[j] >= threshold * size - 1e-9}
         for j in candidates:
-            score = jaccard(sets[i], sets[j])
+            inter = len(mine & shared_of[j])
+            score = inter / (size + sizes[j] - inter)
             if score >= threshold - 1e-12:
                 found[(min(i, j), max(i, j))] = score
         for token in prefix:
