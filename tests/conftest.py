@@ -6,6 +6,8 @@ import pytest
 
 from memo_tui.core.models import db, open_store
 
+pytest_plugins = ["tuistore"]  # the demo-store fixtures of the TUI tests
+
 
 @pytest.fixture
 def store(tmp_path):

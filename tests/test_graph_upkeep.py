@@ -3,7 +3,7 @@
 import json
 
 import pytest
-from graphrows import ask, graph_rows
+from graphrows import graph_rows
 
 from memo_tui.core import decisions
 from memo_tui.core.ingest import forget, ingest_records

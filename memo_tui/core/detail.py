@@ -108,8 +108,9 @@ def _entity_detail(question: Question) -> Detail:
         .count()
     )
     effect = (
-        f"m folds {absorbed.name!r} into {canonical.name!r}: {moved.mentions} passages, {relations} relations "
-        f"and {len(moved.aliases)} aliases move; {absorbed.name!r} stays as an alias (M folds the other way)"
+        f"m folds {absorbed.name!r} into {canonical.name!r}: {_count(moved.mentions, 'passage')}, "
+        f"{_count(relations, 'relation')} and {_count(len(moved.aliases), 'alias', 'aliases')} move; "
+        f"{absorbed.name!r} stays as an alias (M folds the other way)"
     )
     return Detail(view(question), sides, None, effect)
 
@@ -125,3 +126,7 @@ def _passage_detail(question: Question) -> Detail:
     newer, older = (left, right) if (left.created_at, left.id) > (right.created_at, right.id) else (right, left)
     effect = f"m keeps the newer {newer.external_id!r} and retires {older.external_id!r} (M keeps the older)"
     return Detail(view(question), None, (side(left, only_left), side(right, only_right)), effect)
+
+
+def _count(n: int, one: str, many: str | None = None) -> str:
+    return f"{n} {one if n == 1 else many or one + 's'}"

@@ -59,9 +59,10 @@ class MemoApp(App):
             return
         about = self.screen.focused_help() if isinstance(self.screen, ReviewScreen) else ""
         keys = []
-        for key, active in self.screen.active_bindings.items():
-            if active.binding.description and (key, active.binding.description) not in keys:
-                keys.append((self.get_key_display(active.binding), active.binding.description))
+        for active in self.screen.active_bindings.values():
+            binding = active.binding
+            if binding.id and binding.description:  # this app's own keys, not every widget's defaults
+                keys.append((self.get_key_display(binding), binding.description))
         self.push_screen(HelpScreen(about, keys))
 
     def action_find(self) -> None:

@@ -34,7 +34,10 @@ def _excerpt_header(p: Excerpt) -> Text:
 def _entity_column(side: EntitySide) -> Group:
     lines = [
         Text(side.name, style="bold"),
-        Text(f"#{side.id} · {side.type or 'no type'} · {side.mentions} passages", style="dim"),
+        Text(
+            f"#{side.id} · {side.type or 'no type'} · {side.mentions} passage{'' if side.mentions == 1 else 's'}",
+            style="dim",
+        ),
         Text("aliases: " + (", ".join(side.aliases) if side.aliases else "none"), style="dim"),
     ]
     for p in side.passages:

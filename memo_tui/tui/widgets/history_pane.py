@@ -34,7 +34,7 @@ class HistoryPane(Vertical):
         yield RowTable(id="history-table")
 
     def on_mount(self) -> None:
-        self.query_one(RowTable).add_columns("#", "when (UTC)", "by", "via", "action", "what", "state")
+        self.query_one(RowTable).add_columns("#", "when (UTC)", "by", "via", "action", "state", "what")
 
     def show(self, decisions: list[DecisionView], who: str | None) -> None:
         self.who = who
@@ -44,9 +44,9 @@ class HistoryPane(Vertical):
         was_key, was_row = table.selected_key(), table.cursor_row
         table.clear()
         for d in decisions:
-            state = f"reverted {d.undone_at:%m-%d %H:%M}" if d.undone_at else ""
+            state = f"reverted {d.undone_at:%m-%d %H:%M}" if d.undone_at else "standing"
             by = "auto" if d.channel == "auto" else d.actor
-            table.add_row(str(d.id), f"{d.at:%Y-%m-%d %H:%M}", by, d.channel, d.action, d.summary, state, key=str(d.id))
+            table.add_row(str(d.id), f"{d.at:%Y-%m-%d %H:%M}", by, d.channel, d.action, state, d.summary, key=str(d.id))
         table.move_to_key(was_key, was_row)
 
     def action_revert(self) -> None:

@@ -1,0 +1,155 @@
+"""Keys pressed in the TUI change the store exactly as the command line would (issue 7)."""
+
+from graphrows import graph_rows
+from tuistore import REVIEWER, demo_app, pilot_test, select_question, settle
+
+from memo_tui.core.ingest import ingest_records
+from memo_tui.core.models import Decision, Entity, Fold, KeepApart, Passage, Question
+from memo_tui.core.sources import PassageRecord
+from memo_tui.tui.app import MemoApp
+
+WIDE = (120, 36)
+
+
+def passage(external_id: str) -> Passage:
+    return Passage.get(Passage.external_id == external_id)
+
+
+@pilot_test
+async def test_m_folds_the_pair_and_ctrl_z_restores_the_rows(demo_store):
+    before = graph_rows()
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "Postgres", "PostgreSQL")
+        question = pilot.app.screen.question_id
+        await pilot.press("m")
+        await settle(pilot)
+        fold = Fold.get(Fold.absorbed_name == "PostgreSQL")
+        assert fold.reverted_at is None and fold.decided_by == REVIEWER and fold.channel == "tui"
+        assert Question.get_by_id(question).status == "merged"
+        assert not Entity.select().where(Entity.name == "PostgreSQL").exists()
+        await pilot.press("ctrl+z")
+        await settle(pilot)
+    assert Fold.get_by_id(fold.id).reverted_at is not None
+    assert graph_rows() == before
+    assert Question.get_by_id(question).status == "pending"
+
+
+@pilot_test
+async def test_capital_m_folds_the_other_way(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "Postgres", "PostgreSQL")
+        await pilot.press("M")
+        await settle(pilot)
+    assert Fold.get(Fold.channel == "tui").absorbed_name == "Postgres"
+
+
+@pilot_test
+async def test_r_keeps_the_pair_apart_and_b_settles_a_duplicate(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "Priya Raman", "PR")
+        await pilot.press("r")
+        await settle(pilot)
+        await select_question(pilot, "w132", "s133")
+        await pilot.press("b")
+        await settle(pilot)
+        shown = {(q.left_name, q.right_name) for q in pilot.app.screen.query_one("QueuePane").questions}
+    assert KeepApart.select().where(KeepApart.kind == "reject").count() == 1
+    assert passage("w132").retired_at is None and passage("s133").retired_at is None
+    assert ("Priya Raman", "PR") not in shown and ("w132", "s133") not in shown
+
+
+@pilot_test
+async def test_merging_a_contradiction_retires_the_older_passage(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "w013", "w062")
+        await pilot.press("m")
+        await settle(pilot)
+        assert passage("w013").retired_at is not None and passage("w062").retired_at is None
+        await pilot.press("ctrl+z")
+        await settle(pilot)
+    assert passage("w013").retired_at is None
+
+
+@pilot_test
+async def test_reverting_an_auto_fold_from_the_history(demo_store):
+    fold = Fold.get(Fold.absorbed_name == "ClaudeCode")
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        table = pilot.app.screen.query_one("#history-table")
+        decision = Decision.get(Decision.fold == fold.id)
+        table.move_cursor(row=table.get_row_index(str(decision.id)))
+        await pilot.press("u")
+        await settle(pilot)
+    restored = Entity.get_by_id(fold.absorbed_id)
+    assert restored.name == "ClaudeCode"
+    assert [m.passage.external_id for m in restored.mentions] == ["m020"]
+
+
+@pilot_test
+async def test_explore_follows_a_neighbour_and_backspace_goes_back(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "Dmitri Novak", "D. Novak")
+        await pilot.press("e")
+        await settle(pilot)
+        pane = pilot.app.screen.query_one("NeighbourhoodPane")
+        assert [name for _, name in pane.trail] == ["Dmitri Novak"]
+        await pilot.press("enter")
+        await settle(pilot)
+        assert len(pane.trail) == 2
+        await pilot.press("backspace")
+        await settle(pilot)
+        assert [name for _, name in pane.trail] == ["Dmitri Novak"]
+        await pilot.press("e")  # the other side
+        await settle(pilot)
+        assert [name for _, name in pane.trail] == ["D. Novak"]
+
+
+@pilot_test
+async def test_find_opens_the_neighbourhood_of_an_alias(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        await pilot.press("slash", *"ClaudeCo")
+        await settle(pilot)
+        await pilot.pause(0.3)
+        await pilot.press("enter")
+        await settle(pilot)
+        pane = pilot.app.screen.query_one("NeighbourhoodPane")
+        assert [name for _, name in pane.trail] == ["Claude Code"]
+
+
+@pilot_test
+async def test_a_resolution_pass_from_the_tui_queues_new_questions(demo_store):
+    ingest_records("default", [PassageRecord("new1", "The Helix Router and the Helix Routr share a config.", "x")])
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        before = len(pilot.app.screen.query_one("QueuePane").questions)
+        await pilot.press("R")
+        await settle(pilot)
+        after = pilot.app.screen.query_one("QueuePane").questions
+    assert len(after) > before
+    assert any({q.left_name, q.right_name} == {"Helix Router", "Helix Routr"} for q in after)
+
+
+@pilot_test
+async def test_key_overrides_from_the_settings_file(demo_store, tmp_path, monkeypatch):
+    config = tmp_path / "config.toml"
+    config.write_text('[keys]\nmerge = "x"\n')
+    monkeypatch.setenv("MEMO_TUI_CONFIG", str(config))
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "Postgres", "PostgreSQL")
+        await pilot.press("m")
+        await settle(pilot)
+        assert not Fold.select().where(Fold.channel == "tui").exists()
+        await pilot.press("x")
+        await settle(pilot)
+    assert Fold.select().where(Fold.channel == "tui").count() == 1
+
+
+@pilot_test
+async def test_an_empty_store_shows_the_welcome(store):
+    async with MemoApp("store.db", actor=REVIEWER).run_test(size=WIDE) as pilot:
+        await pilot.pause()
+        assert type(pilot.app.screen).__name__ == "WelcomeScreen"
+        await pilot.press("q")

@@ -1,0 +1,119 @@
+"""What the reviewer sees, pinned as SVG snapshots (pytest-textual-snapshot; fixed size, fixed clock).
+
+Update after reviewing a change: `.venv/bin/python -m pytest tests/test_tui_snapshots.py --snapshot-update`.
+"""
+
+from tuistore import REVIEWER, demo_app, select_question, settle
+
+from memo_tui.core import decisions
+from memo_tui.core.models import Question
+from memo_tui.tui.app import MemoApp
+
+WIDE = (120, 36)
+
+
+def test_memory_conflict_first_in_the_queue(demo_store, snap_compare):
+    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=settle)
+
+
+def test_name_pair_with_detail(demo_store, snap_compare):
+    async def run_before(pilot):
+        await select_question(pilot, "Postgres", "PostgreSQL")
+
+    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
+
+
+def test_after_merge(demo_store, snap_compare):
+    async def run_before(pilot):
+        await select_question(pilot, "Postgres", "PostgreSQL")
+        await pilot.press("m")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
+
+
+def test_after_reject(demo_store, snap_compare):
+    async def run_before(pilot):
+        await select_question(pilot, "Priya Raman", "PR")
+        await pilot.press("r")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
+
+
+def test_after_keep_both_on_a_duplicate(demo_store, snap_compare):
+    async def run_before(pilot):
+        await select_question(pilot, "w132", "s133")
+        await pilot.press("b")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
+
+
+def test_neighbourhood_after_following_two_hops(demo_store, snap_compare):
+    async def run_before(pilot):
+        await select_question(pilot, "Dmitri Novak", "D. Novak")
+        await pilot.press("e")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
+        await pilot.press("j", "enter")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
+
+
+def test_history_with_a_reverted_fold(demo_store, snap_compare):
+    async def run_before(pilot):
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        await pilot.press("j", "u")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
+
+
+def test_find_an_entity(demo_store, snap_compare):
+    async def run_before(pilot):
+        await settle(pilot)
+        await pilot.press("slash", *"postg")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
+
+
+def test_help_describes_the_focused_pane(demo_store, snap_compare):
+    assert snap_compare(demo_app(), terminal_size=WIDE, press=["question_mark"], run_before=settle)
+
+
+def test_empty_store_welcomes(store, snap_compare):
+    assert snap_compare(MemoApp("store.db", actor=REVIEWER), terminal_size=(100, 24))
+
+
+def test_narrow_terminal(demo_store, snap_compare):
+    async def run_before(pilot):
+        await select_question(pilot, "Postgres", "PostgreSQL")
+
+    assert snap_compare(demo_app(), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_already_decided_by_someone_else(demo_store, snap_compare):
+    async def run_before(pilot):
+        await select_question(pilot, "Postgres", "PostgreSQL")
+        question = pilot.app.screen.question_id
+        decisions.answer("default", question, "reject", "bob", "cli")
+        await pilot.press("m")
+        await settle(pilot)
+        assert Question.get_by_id(question).status == "rejected"
+
+    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
+
+
+def test_resolution_pass_from_the_tui(demo_store, snap_compare):
+    async def run_before(pilot):
+        await settle(pilot)
+        await pilot.press("R")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
