@@ -1,7 +1,8 @@
 """Keys pressed in the TUI change the store exactly as the command line would (issue 7)."""
 
 from graphrows import graph_rows
-from tuistore import REVIEWER, demo_app, pilot_test, select_question, settle
+from textual.command import CommandList
+from tuistore import REVIEWER, demo_app, pilot_test, select_question, settle, wait_for
 
 from memo_tui.core.ingest import ingest_records
 from memo_tui.core.models import Decision, Entity, Fold, KeepApart, Passage, Question
@@ -111,8 +112,8 @@ async def test_find_opens_the_neighbourhood_of_an_alias(demo_store):
     async with demo_app().run_test(size=WIDE) as pilot:
         await settle(pilot)
         await pilot.press("slash", *"ClaudeCo")
-        await settle(pilot)
-        await pilot.pause(0.3)
+        palette = pilot.app.screen
+        await wait_for(pilot, lambda: palette.query_one(CommandList).option_count >= 1, "a search result")
         await pilot.press("enter")
         await settle(pilot)
         pane = pilot.app.screen.query_one("NeighbourhoodPane")

@@ -3,7 +3,8 @@
 Update after reviewing a change: `.venv/bin/python -m pytest tests/test_tui_snapshots.py --snapshot-update`.
 """
 
-from tuistore import REVIEWER, demo_app, select_question, settle
+from textual.command import CommandList
+from tuistore import REVIEWER, demo_app, select_question, settle, wait_for
 
 from memo_tui.core import decisions
 from memo_tui.core.models import Question
@@ -78,13 +79,20 @@ def test_find_an_entity(demo_store, snap_compare):
     async def run_before(pilot):
         await settle(pilot)
         await pilot.press("slash", *"postg")
+        palette = pilot.app.screen
+        await wait_for(pilot, lambda: palette.query_one(CommandList).option_count == 6, "six search results")
         await settle(pilot)
 
     assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
 
 
 def test_help_describes_the_focused_pane(demo_store, snap_compare):
-    assert snap_compare(demo_app(), terminal_size=WIDE, press=["question_mark"], run_before=settle)
+    async def run_before(pilot):
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
 
 
 def test_empty_store_welcomes(store, snap_compare):

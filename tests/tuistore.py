@@ -9,6 +9,8 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
+from textual.widgets import DataTable
+from textual.worker import WorkerState
 
 from memo_tui.core import decisions
 from memo_tui.core.demo import build_demo
@@ -57,10 +59,29 @@ def demo_app() -> MemoApp:
 
 
 async def settle(pilot) -> None:
-    """Wait until every worker is done and every message it sent has been handled."""
-    for _ in range(4):
-        await pilot.app.workers.wait_for_complete()
-        await pilot.pause()
+    """Wait until no worker is pending or running, and the messages they sent have been handled
+    (twice in a row: a handled message may start another worker)."""
+    quiet = 0
+    for _ in range(400):
+        await pilot.pause(0.01)
+        busy = any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in pilot.app.workers)
+        # a table sizes its columns when idle; a screen pushed before that would cover a stale table
+        tables = [table for screen in pilot.app.screen_stack for table in screen.query(DataTable)]
+        busy = busy or any(table._require_update_dimensions for table in tables)
+        busy = busy or len(pilot.app.screen_stack) < 2  # the review or welcome screen is not up yet
+        busy = busy or any(pane.questions is None for pane in pilot.app.screen.query("QueuePane"))
+        quiet = 0 if busy else quiet + 1
+        if quiet >= 3:
+            return
+    raise AssertionError("the app did not settle within 4 seconds")
+
+
+async def wait_for(pilot, condition, what: str) -> None:
+    for _ in range(400):
+        if condition():
+            return
+        await pilot.pause(0.01)
+    raise AssertionError(f"timed out waiting for {what}")
 
 
 async def select_question(pilot, left: str, right: str) -> None:

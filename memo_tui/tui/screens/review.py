@@ -218,7 +218,7 @@ class ReviewScreen(Screen):
         if self.question_id is None:
             self.notify("Nothing selected.", severity="warning")
             return
-        question = next((q for q in self.query_one(QueuePane).questions if q.id == self.question_id), None)
+        question = next((q for q in self.query_one(QueuePane).questions or [] if q.id == self.question_id), None)
         if question is None or question.kind != "entity_pair":
             self.notify("e explores a name; this question is between two passages.", severity="warning")
             return
@@ -252,7 +252,7 @@ class ReviewScreen(Screen):
         memory = report.duplicates_queued + report.contradictions_queued
         summary = (
             f"{report.folded} folded, {report.queued} queued, {report.deferred} deferred, "
-            f"{memory} memory conflicts queued ({report.seconds:.1f} s)"
+            f"{memory} memory conflicts queued"
         )
         self.notify(summary, title="Resolution pass")
         self.load_queue()

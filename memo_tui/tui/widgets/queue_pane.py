@@ -25,7 +25,7 @@ class QueuePane(Vertical):
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
-        self.questions: list[QuestionView] = []
+        self.questions: list[QuestionView] | None = None  # None until the first load arrives
 
     def compose(self) -> ComposeResult:
         yield Static("Queue", id="queue-title", classes="pane-title")
