@@ -1,6 +1,7 @@
 """The resolution pass on stores of realistic entity names, against a brute-force baseline.
 
-Run:  .venv/bin/pip install -e '.[bench]' && .venv/bin/python benchmarks/bench_resolve.py [--sizes 10000 100000 1000000] [--brute 10000 30000]
+Run:  .venv/bin/pip install -e '.[bench]'
+      .venv/bin/python benchmarks/bench_resolve.py [--sizes 10000 100000 1000000] [--brute 10000 30000]
 For each size: build a store (entities plus one mention each, bulk inserted), run one dry-run pass
 (blocking + judging, no writes) and one real pass, and print seconds, pairs and peak memory. The
 baseline times rapidfuzz's cdist (Levenshtein on merge keys, all pairs, both cores) and prints the

@@ -43,12 +43,16 @@ def names(rng: random.Random, count: int) -> list[str]:
     return sorted(pool)
 
 
-def passages(count: int, seed: int = 7, names_in_pool: int = 20_000, per_passage: int = 5, words: int = 60):
-    """`count` passage dicts of about `words` words naming `per_passage` entities each."""
+def passages(
+    count: int, seed: int = 7, names_in_pool: int = 20_000, per_passage: int = 5, words: int = 60, filler=None
+):
+    """`count` passage dicts of about `words` words naming `per_passage` entities each;
+    `filler(rng, k)` gives the other words (default: k picks from a small engineering vocabulary)."""
     rng = random.Random(seed)
     pool = names(rng, names_in_pool)
     for i in range(count):
-        body = [rng.choice(WORDS) for _ in range(words - per_passage * 2)]
+        k = words - per_passage * 2
+        body = filler(rng, k) if filler else [rng.choice(WORDS) for _ in range(k)]
         for name in rng.sample(pool, per_passage):
             body.insert(rng.randrange(1, len(body)), name)
         yield {"id": f"b{i}", "text": " ".join(body) + ".", "source": f"bench/{i % 50}"}

@@ -1,0 +1,46 @@
+"""The bundled demo store shows every feature at once (issue 7)."""
+
+import json
+from importlib.resources import files
+
+from memo_tui.core.ingest import ingest_records
+from memo_tui.core.models import Passage, Question, db, open_store
+from memo_tui.core.sources import PassageRecord
+
+
+def corpus() -> list[dict]:
+    text = (files("memo_tui") / "demo" / "team-harbor.jsonl").read_text(encoding="utf-8")
+    return [json.loads(line) for line in text.splitlines()]
+
+
+def test_the_corpus_is_a_few_months_of_a_teams_memory():
+    rows = corpus()
+    assert len(rows) >= 150
+    assert len({row["source"] for row in rows}) >= 6
+    months = {row["created_at"][:7] for row in rows}
+    assert len(months) >= 4
+    assert sum(bool(row.get("relations")) for row in rows) >= 20
+
+
+def test_demo_builds_a_store_with_folds_names_and_memory_conflicts(tmp_path, run_cli):
+    path = tmp_path / "demo.db"
+    code, out, _ = run_cli("demo", "--db", str(path), "--no-open", "--json")
+    report = json.loads(out)
+    assert code == 0
+    assert report["folded"] >= 5 and report["queued"] >= 8
+    assert report["contradictions_queued"] >= 5 and report["duplicates_queued"] >= 1
+    open_store(str(path))
+    kinds = {q.kind for q in Question.select()}
+    assert kinds == {"entity_pair", "duplicate", "contradiction"}
+    db.close()
+
+
+def test_demo_never_overwrites_a_real_store(tmp_path, run_cli):
+    path = tmp_path / "mine.db"
+    open_store(str(path))
+    ingest_records("default", [PassageRecord("p1", "My own notes about Postgres.", "me")])
+    db.close()
+    code, _, err = run_cli("demo", "--db", str(path), "--no-open")
+    assert code == 2 and "not the demo" in err
+    open_store(str(path))
+    assert Passage.select().count() == 1
