@@ -36,30 +36,25 @@ NEGATIONS = frozenset({"not", "never", "no", "none", "nobody", "cannot", "deprec
 PASSAGE_KINDS = ("duplicate", "contradiction")
 
 WORD = re.compile(r"\w+(?:[.'’:/-]\w+)*")
-NUMBER = "<n>"
+NUMBER = "0"
 
 
 def words(text: str) -> list[str]:
-    return [w.casefold() for w in WORD.findall(text)]
+    return WORD.findall(text.casefold())
 
 
 def _is_negation(word: str) -> bool:
     return word in NEGATIONS or "n't" in word or "n’t" in word
 
 
-_HAS_DIGIT = re.compile(r"\d").search
+_NEGATION = re.compile(r"\b(?:no longer|" + "|".join(sorted(NEGATIONS)) + r")\b|\b\w+n['’]t\b")
+_NUMBERS = re.compile(r"\b\w*\d[\w.'’:/-]*")
 
 
-def _masked(tokens: list[str]) -> list[str]:
-    """Numbers become one token and negations go ("no longer" as a whole), so that two passages
-    saying the same thing with a different number or polarity look alike."""
-    out = []
-    previous = ""
-    for w in tokens:
-        if not (_is_negation(w) or (w == "longer" and previous == "no")):
-            out.append(NUMBER if _HAS_DIGIT(w) else w)
-        previous = w
-    return out
+def masked_words(text: str) -> list[str]:
+    """The words with every number turned into one token and negations dropped ("no longer" as a
+    whole), so that two passages saying the same thing with another number or polarity look alike."""
+    return WORD.findall(_NUMBERS.sub(NUMBER, _NEGATION.sub(" ", text.casefold())))
 
 
 def _shingles(tokens: list[str]) -> set[int]:
@@ -148,7 +143,7 @@ class _Live:
     external_id: str
     text: str
     source: str | None
-    created_at: datetime
+    created_at: datetime | str  # as the store returns it; only ever compared within one store
     declared: dict
 
 
@@ -160,15 +155,15 @@ def _live(namespace: str) -> list[_Live]:
         .where((Passage.namespace == namespace) & Passage.retired_at.is_null())
         .order_by(Passage.id)
     )
-    return [_Live(pid, ext, text, src, at, json.loads(dec or "{}")) for pid, ext, text, src, at, dec in query.tuples()]
+    rows = db.execute_sql(*query.sql()).fetchall()  # raw rows: no per-value conversion for 100k passages
+    return [_Live(pid, ext, text, src, at, json.loads(dec) if dec else {}) for pid, ext, text, src, at, dec in rows]
 
 
 def _entities_of(namespace: str) -> dict[int, set[int]]:
     live = Passage.select(Passage.id).where((Passage.namespace == namespace) & Passage.retired_at.is_null())
     named: dict[int, set[int]] = defaultdict(set)
-    for pid, eid in (
-        Mention.select(Mention.passage, Mention.entity).where(Mention.active & Mention.passage.in_(live)).tuples()
-    ):
+    query = Mention.select(Mention.passage, Mention.entity).where(Mention.active & Mention.passage.in_(live))
+    for pid, eid in db.execute_sql(*query.sql()).fetchall():
         named[pid].add(eid)
     return named
 
@@ -187,7 +182,10 @@ def find_conflicts(namespace: str) -> list[Finding]:
     counts = Counter(eid for eids in named.values() for eid in eids)
     tokens = [words(p.text) for p in passages]
     raw = [_shingles(t) if len(t) >= DUPLICATE_MIN_WORDS else set() for t in tokens]
-    masked = [_shingles(_masked(t)) if len(t) >= NEAR_MIN_WORDS else set() for t in tokens]
+    masked = [
+        _shingles(masked_words(p.text)) if len(t) >= NEAR_MIN_WORDS else set()
+        for p, t in zip(passages, tokens, strict=True)
+    ]
     dup_pairs = similar_pairs(raw, DUPLICATE_JACCARD)
     near_pairs = similar_pairs(masked, NEAR_JACCARD)
     findings: dict[frozenset[int], Finding] = {}
