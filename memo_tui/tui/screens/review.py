@@ -136,8 +136,9 @@ class ReviewScreen(Screen):
         self._select(message.question_id)
 
     def _select(self, question_id: int) -> None:
-        if question_id != self.question_id:
-            self.explored_side = 1
+        if question_id == self.question_id:
+            return  # already shown or on its way (a rebuilt table reports its cursor row again)
+        self.explored_side = 1
         self.question_id = question_id
         self.load_detail(question_id)
 
@@ -147,6 +148,7 @@ class ReviewScreen(Screen):
 
     def on_decided(self, message: Decided) -> None:
         self.notify(message.decision.summary, title=message.decision.action)
+        self.question_id = None  # whatever is selected next, show it fresh: the decision changed the store
         self.load_queue()
         if self.query_one(ContentSwitcher).current == "history":
             self.load_history(self.query_one(HistoryPane).who)
@@ -249,6 +251,7 @@ class ReviewScreen(Screen):
         self.run_resolve()
 
     def _resolved(self, report) -> None:
+        self.question_id = None
         memory = report.duplicates_queued + report.contradictions_queued
         summary = (
             f"{report.folded} folded, {report.queued} queued, {report.deferred} deferred, "

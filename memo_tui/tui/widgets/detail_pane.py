@@ -74,10 +74,15 @@ class DetailPane(VerticalScroll):
         "things / not a conflict), b keeps both, s skips, e explores the left side (again: the right side)."
     )
 
+    def __init__(self, **kwargs) -> None:
+        super().__init__(**kwargs)
+        self.question_id: int | None = None  # the question on show
+
     def compose(self):
         yield Static("Nothing selected.", id="detail-body")
 
     def show(self, detail: Detail | None) -> None:
+        self.question_id = detail.question.id if detail is not None else None
         body = self.query_one("#detail-body", Static)
         body.update(
             render_detail(detail) if detail is not None else "Nothing pending. Press R to run a resolution pass."

@@ -36,9 +36,25 @@ class QueuePane(Vertical):
         table.add_columns("#", "kind", "left", "right", "rule", "score", "impact")
 
     def show(self, questions: list[QuestionView]) -> None:
+        old = self.questions or []
         self.questions = questions
         table = self.query_one(RowTable)
         was_key, was_row = table.selected_key(), table.cursor_row
+        kept = {q.id for q in questions}
+        if old and [q for q in old if q.id in kept] == questions:
+            # only answers since the last load: drop their rows instead of redrawing the table
+            for q in old:
+                if q.id not in kept:
+                    table.remove_row(str(q.id))
+        else:
+            self._fill(table, questions)
+        memory = sum(q.kind != "entity_pair" for q in questions)
+        title = f"Queue — {len(questions)} pending" + (f" ({memory} memory conflicts)" if memory else "")
+        self.query_one("#queue-title", Static).update(title)
+        table.move_to_key(was_key, was_row)
+
+    @staticmethod
+    def _fill(table: RowTable, questions: list[QuestionView]) -> None:
         table.clear()
         for q in questions:
             table.add_row(
@@ -51,10 +67,6 @@ class QueuePane(Vertical):
                 str(q.impact),
                 key=str(q.id),
             )
-        memory = sum(q.kind != "entity_pair" for q in questions)
-        title = f"Queue — {len(questions)} pending" + (f" ({memory} memory conflicts)" if memory else "")
-        self.query_one("#queue-title", Static).update(title)
-        table.move_to_key(was_key, was_row)
 
     def selected_id(self) -> int | None:
         key = self.query_one(RowTable).selected_key()
