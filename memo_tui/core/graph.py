@@ -139,16 +139,15 @@ class Graph:
             [self.namespace, *params],
         ).fetchall():
             self.created[passage_id] = (_as_datetime(at), external_id)
-        seen: set[tuple[int, int]] = set()
-        for passage_id, entity_id in db.execute_sql(
+        rows = db.execute_sql(
             f"SELECT m.{_col(Mention, 'passage')}, m.{_col(Mention, 'entity')} FROM {_table(Mention)} m "
             f"JOIN {_table(Passage)} p ON p.{pid} = m.{_col(Mention, 'passage')} "
-            f"WHERE p.{ns} = {db.param} AND m.{_col(Mention, 'active')} = {db.param} AND {live} "
-            f"ORDER BY m.{_col(Mention, 'passage')}, m.{_col(Mention, 'entity')}",
+            f"WHERE p.{ns} = {db.param} AND m.{_col(Mention, 'active')} = {db.param} AND {live}",
             [self.namespace, True, *params],
-        ).fetchall():
-            if (passage_id, entity_id) not in seen and entity_id in self.names:
-                seen.add((passage_id, entity_id))
+        ).fetchall()
+        names = self.names
+        for passage_id, entity_id in dict.fromkeys(rows):  # a passage may name an entity twice (via an alias)
+            if entity_id in names:
                 self.passages_of[entity_id].append(passage_id)
                 self.entities_of[passage_id].append(entity_id)
         r = {f: _col(Relation, f) for f in ("src", "predicate", "dst", "confidence", "passage", "active")}
