@@ -73,7 +73,8 @@ async def shoot(template: Path, work: Path, name: str, size: tuple[int, int], sc
     app = MemoApp("demo.db", actor=REVIEWER)
     async with app.run_test(size=size, notifications=True) as pilot:
         await scene(pilot)
-        await pilot.pause(0.2)
+        await pilot.pause(0.3)
+        await settle(pilot)
         app.save_screenshot(filename=f"{name}.svg", path=str(HERE))
     database.close()
     print(f"screenshots/{name}.svg")

@@ -12,6 +12,7 @@ from memo_tui.tui.messages import HistoryFilter, RevertRequested
 from memo_tui.tui.widgets.tables import RowTable
 
 FILTERS = (None, "human", "auto")
+COLUMNS = (("#", 5), ("when (UTC)", 16), ("by", 12), ("via", 5), ("action", 9), ("state", 15), ("what", 70))
 
 
 class HistoryPane(Vertical):
@@ -34,7 +35,10 @@ class HistoryPane(Vertical):
         yield RowTable(id="history-table")
 
     def on_mount(self) -> None:
-        self.query_one(RowTable).add_columns("#", "when (UTC)", "by", "via", "action", "state", "what")
+        table = self.query_one(RowTable)
+        # fixed widths: the log can be long, and its layout should not shift as entries come and go
+        for label, width in COLUMNS:
+            table.add_column(label, width=width)
 
     def show(self, decisions: list[DecisionView], who: str | None) -> None:
         self.who = who
