@@ -15,6 +15,14 @@ class RowTable(DataTable):
     def __init__(self, **kwargs) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
 
+    def _update_dimensions(self, new_rows) -> None:
+        # Textual 8.2.8 (pinned) measures new rows' column widths when idle but keeps the lines it
+        # rendered before with the old widths unless the table's size changes; in a real terminal
+        # the queue then showed header-wide columns until each row was redrawn. Drop those lines.
+        super()._update_dimensions(new_rows)
+        self._clear_caches()
+        self.refresh()
+
     def selected_key(self) -> str | None:
         if not self.row_count:
             return None
