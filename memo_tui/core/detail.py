@@ -22,6 +22,12 @@ class Excerpt:
     source: str | None
     created_at: datetime
     retired: bool = False
+    also_see: list[str] = field(default_factory=list)  # linked passages, strongest first
+
+
+def excerpt(p: Passage) -> Excerpt:
+    links = [link.external_id for link in also_see(p.id, limit=3)]
+    return Excerpt(p.external_id, p.text, p.source, p.created_at, p.retired_at is not None, links)
 
 
 @dataclass(frozen=True)
@@ -39,7 +45,6 @@ class EntitySide:
 class PassageSide:
     passage: Excerpt
     differing: list[str]  # words this passage has that the other does not, at that place
-    also_see: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -87,7 +92,7 @@ def entity_side(entity: Entity) -> EntitySide:
         entity.type,
         len(passage_ids),
         aliases,
-        [Excerpt(p.external_id, p.text, p.source, p.created_at) for p in recent],
+        [excerpt(p) for p in recent],
         spellings,
     )
 
@@ -119,13 +124,10 @@ def _passage_detail(question: Question) -> Detail:
     left, right = Passage.get_by_id(question.left_id), Passage.get_by_id(question.right_id)
     only_left, only_right = differing_words(left.text, right.text)
 
-    def side(p: Passage, differing: list[str]) -> PassageSide:
-        excerpt = Excerpt(p.external_id, p.text, p.source, p.created_at, p.retired_at is not None)
-        return PassageSide(excerpt, differing, [link.external_id for link in also_see(p.id, limit=3)])
-
     newer, older = (left, right) if (left.created_at, left.id) > (right.created_at, right.id) else (right, left)
     effect = f"m keeps the newer {newer.external_id!r} and retires {older.external_id!r} (M keeps the older)"
-    return Detail(view(question), None, (side(left, only_left), side(right, only_right)), effect)
+    sides = (PassageSide(excerpt(left), only_left), PassageSide(excerpt(right), only_right))
+    return Detail(view(question), None, sides, effect)
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:

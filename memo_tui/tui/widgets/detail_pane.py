@@ -41,17 +41,19 @@ def _entity_column(side: EntitySide) -> Group:
         Text("aliases: " + (", ".join(side.aliases) if side.aliases else "none"), style="dim"),
     ]
     for p in side.passages:
-        lines += [Text(""), _excerpt_header(p), highlighted(p.text, side.spellings, NAME_STYLE)]
+        lines += [Text(""), _excerpt_header(p), highlighted(p.text, side.spellings, NAME_STYLE), *_links(p)]
     return Group(*lines)
+
+
+def _links(p: Excerpt) -> list[Text]:
+    return [Text("also see: " + ", ".join(p.also_see), style="dim")] if p.also_see else []
 
 
 def _passage_column(side: PassageSide) -> Group:
     p = side.passage
     lines = [_excerpt_header(p)]
     lines.append(highlighted(p.text, side.differing, DIFF_STYLE, whole_words=True))
-    if side.also_see:
-        lines.append(Text("also see: " + ", ".join(side.also_see), style="dim"))
-    return Group(*lines)
+    return Group(*lines, *_links(p))
 
 
 def render_detail(detail: Detail) -> Group:
