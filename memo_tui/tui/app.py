@@ -73,4 +73,4 @@ class MemoApp(App):
         """Open the neighbourhood of an entity (the finder's choice)."""
         if isinstance(self.screen, ReviewScreen):
             self.screen.query_one("NeighbourhoodPane").reset()
-            self.screen.load_neighbourhood(target)
+            self.screen.show_neighbourhood(target)

@@ -93,6 +93,11 @@ class ReviewScreen(Screen):
     def load_detail(self, question_id: int) -> None:
         self.post_message(DetailLoaded(question_detail(self.namespace, question_id)))
 
+    def show_neighbourhood(self, target: str) -> None:
+        """Load the neighbourhood of an entity (the first one on a big store builds the graph)."""
+        self._status("loading the neighbourhood…")
+        self.load_neighbourhood(target)
+
     @work(thread=True, exclusive=True, group="graph", exit_on_error=False)
     def load_neighbourhood(self, target: str) -> None:
         self.post_message(NeighbourhoodLoaded(related(self.namespace, target, limit=50)))
@@ -125,8 +130,7 @@ class ReviewScreen(Screen):
         if not message.questions:
             self.question_id = None
             self.query_one(DetailPane).show(None)
-        memory = sum(q.kind != "entity_pair" for q in message.questions)
-        self._status(f"{len(message.questions)} pending, {memory} of them memory conflicts")
+        self._queue_status()
         # the highlight event only fires when the row changes; load the detail of the row shown
         selected = self.query_one(QueuePane).selected_id()
         if selected is not None:
@@ -154,6 +158,7 @@ class ReviewScreen(Screen):
             self.load_history(self.query_one(HistoryPane).who)
 
     def on_neighbourhood_loaded(self, message: NeighbourhoodLoaded) -> None:
+        self._queue_status()
         self.query_one(NeighbourhoodPane).show(message.related)
         self._show_pane("neighbourhood")
 
@@ -161,7 +166,7 @@ class ReviewScreen(Screen):
         self.query_one(HistoryPane).show(message.decisions, message.who)
 
     def on_follow_entity(self, message: FollowEntity) -> None:
-        self.load_neighbourhood(message.target)
+        self.show_neighbourhood(message.target)
 
     def on_history_filter(self, message: HistoryFilter) -> None:
         self.load_history(message.who)
@@ -178,6 +183,7 @@ class ReviewScreen(Screen):
         if event.state != WorkerState.ERROR:
             return
         error = event.worker.error
+        self._queue_status()
         if isinstance(error, AlreadyDecided):
             self.notify(str(error), title="Already decided", severity="warning")
             self.load_queue()
@@ -227,7 +233,7 @@ class ReviewScreen(Screen):
         self.explored_side = 1 - self.explored_side
         side = (question.left_id, question.right_id)[self.explored_side]
         self.query_one(NeighbourhoodPane).reset()
-        self.load_neighbourhood(f"#{side}")
+        self.show_neighbourhood(f"#{side}")
 
     def action_pane(self, number: str) -> None:
         name = PANES[number]
@@ -259,6 +265,11 @@ class ReviewScreen(Screen):
         )
         self.notify(summary, title="Resolution pass")
         self.load_queue()
+
+    def _queue_status(self) -> None:
+        questions = self.query_one(QueuePane).questions or []
+        memory = sum(q.kind != "entity_pair" for q in questions)
+        self._status(f"{len(questions)} pending, {memory} of them memory conflicts")
 
     def _status(self, text: str) -> None:
         self.query_one("#status", Static).update(text)
