@@ -151,11 +151,11 @@ def resolve(
     settled = {frozenset(absorbed_into[x].id if x in absorbed_into else x for x in pair) for pair in settled}
     asks = _follow_folds(asks, absorbed_into, counts, settled, pending)
     _admit(namespace, asks, cap, report, dry_run)
+    if progress is not None:  # the name pairs are done; the passages come next
+        progress(len(pairs), len(pairs))
     memory = queue_conflicts(namespace, dry_run)
     report.duplicates_queued, report.contradictions_queued = memory.duplicates, memory.contradictions
     report.memory_skipped_settled, report.memory_moot = memory.skipped_settled, memory.moot
-    if progress is not None:
-        progress(len(pairs), len(pairs))
     report.seconds = round(time.perf_counter() - started, 3)
     return report
 

@@ -175,8 +175,10 @@ class ReviewScreen(Screen):
         self._start(decisions.revert, message.decision_id)
 
     def on_resolve_progress(self, message: ResolveProgress) -> None:
-        share = f"{message.done / message.total:.0%}" if message.total else "…"
-        self._status(f"resolving… {share} of {message.total} candidate pairs")
+        if message.done >= message.total:
+            self._status("resolving… name pairs done; looking for duplicate and contradicting passages")
+        else:
+            self._status(f"resolving… {message.done / message.total:.0%} of {message.total} name pairs judged")
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
