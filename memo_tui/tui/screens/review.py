@@ -277,12 +277,9 @@ class ReviewScreen(Screen):
         self.query_one("#status", Static).update(text)
 
     def focused_help(self) -> str:
-        """What the focused pane is for (the help screen shows it above the keys)."""
-        for pane in (QueuePane, DetailPane, NeighbourhoodPane, HistoryPane):
-            node = self.focused
-            while node is not None:
-                if isinstance(node, pane):
-                    return pane.HELP
-                node = node.parent
-        current = self.query_one(ContentSwitcher).current
-        return {"detail": QueuePane.HELP + " " + DetailPane.HELP}.get(current, "")
+        """What the focused pane is for (the help screen shows it above the keys); the queue's help
+        includes the detail's, whose question the answer keys act on."""
+        node = self.focused
+        while node is not None and not isinstance(node, (NeighbourhoodPane, HistoryPane)):
+            node = node.parent
+        return node.HELP if node is not None else f"{QueuePane.HELP} {DetailPane.HELP}"
