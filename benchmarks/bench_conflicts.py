@@ -69,7 +69,9 @@ def main() -> None:
         print(f"duplicates      {kinds['duplicate']} (planted {args.passages // 100})")
         print(f"contradictions  {kinds['contradiction']} (planted {args.passages // 200})")
         print(f"seconds         {seconds:.2f}")
-        print(f"peak RSS MB     {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:.0f}")
+        own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+        child = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024
+        print(f"peak RSS MB     {own:.0f} (largest child process: {child:.0f})")
         database.close()
 
 

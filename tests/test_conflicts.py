@@ -7,7 +7,7 @@ from itertools import combinations
 import pytest
 from graphrows import graph_rows
 
-from memo_tui.core import decisions
+from memo_tui.core import conflicts, decisions
 from memo_tui.core.conflicts import (
     DUPLICATE_JACCARD,
     _shingles,
@@ -198,3 +198,15 @@ def test_the_index_finds_every_pair_brute_force_finds():
     brute = {(i, j) for i, j in combinations(range(len(sets)), 2) if jaccard(sets[i], sets[j]) >= DUPLICATE_JACCARD}
     assert len(brute) > 100
     assert set(indexed) == brute
+
+
+def test_the_two_process_search_finds_what_the_single_process_one_finds(story, monkeypatch):
+    copies = [
+        PassageRecord(f"c{i}", f"{record.text} Copied for the archive.", "archive") for i, record in enumerate(STORY)
+    ]
+    ingest_records(NS, copies)
+    monkeypatch.setattr(conflicts, "PARALLEL_MIN", 10**9)
+    single = [(f.kind, f.left, f.right, f.rule) for f in find_conflicts(NS)]
+    monkeypatch.setattr(conflicts, "PARALLEL_MIN", 1)
+    assert [(f.kind, f.left, f.right, f.rule) for f in find_conflicts(NS)] == single
+    assert len(single) > 5

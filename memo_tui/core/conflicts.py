@@ -15,12 +15,15 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from collections import Counter, defaultdict
+from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from difflib import SequenceMatcher
 from itertools import chain
+from multiprocessing import get_context
 
 from memo_tui.core.config import section
 from memo_tui.core.errors import MemoError
@@ -33,6 +36,7 @@ NEAR_MIN_WORDS = 5
 SAME_ENTITIES = 0.5  # Jaccard of the two passages' entity sets
 SINGLE_VALUED = ("owned_by", "owner", "version", "status", "lead", "located_in")
 NEGATIONS = frozenset({"not", "never", "no", "none", "nobody", "cannot", "deprecated", "removed", "disabled"})
+PARALLEL_MIN = 5000  # live passages from which the two searches run in two processes
 PASSAGE_KINDS = ("duplicate", "contradiction")
 
 WORD = re.compile(r"\w+(?:[.'’:/-]\w+)*")
@@ -180,17 +184,10 @@ def find_conflicts(namespace: str) -> list[Finding]:
     passages = _live(namespace)
     named = _entities_of(namespace)
     counts = Counter(eid for eids in named.values() for eid in eids)
-    tokens = [words(p.text) for p in passages]
-    raw = [_shingles(t) if len(t) >= DUPLICATE_MIN_WORDS else set() for t in tokens]
-    masked = [
-        _shingles(masked_words(p.text)) if len(t) >= NEAR_MIN_WORDS else set()
-        for p, t in zip(passages, tokens, strict=True)
-    ]
-    dup_pairs = similar_pairs(raw, DUPLICATE_JACCARD)
-    near_pairs = similar_pairs(masked, NEAR_JACCARD)
+    dup_pairs, near = _pairs([p.text for p in passages])
     findings: dict[frozenset[int], Finding] = {}
-    for i, j in sorted(set(dup_pairs) | set(near_pairs)):
-        finding = _classify(passages[i], passages[j], named, dup_pairs.get((i, j)), near_pairs.get((i, j)))
+    for i, j in sorted(set(dup_pairs) | set(near)):
+        finding = _classify(passages[i], passages[j], named, dup_pairs.get((i, j)), near.get((i, j)))
         if finding is not None:
             findings[frozenset((finding.left, finding.right))] = finding
     by_id = {p.id: p for p in passages}
@@ -201,6 +198,28 @@ def find_conflicts(namespace: str) -> list[Finding]:
         finding.impact = max((counts[eid] for eid in shared), default=0)
         finding.left_name, finding.right_name = by_id[finding.left].external_id, by_id[finding.right].external_id
     return sorted(findings.values(), key=lambda f: (f.kind != "contradiction", -f.impact, -f.score, f.left, f.right))
+
+
+def duplicate_pairs(texts: list[str]) -> dict[tuple[int, int], float]:
+    """Pairs of texts of 8+ words sharing at least 75% of their word 3-grams."""
+    tokens = (words(text) for text in texts)
+    return similar_pairs([_shingles(t) if len(t) >= DUPLICATE_MIN_WORDS else set() for t in tokens], DUPLICATE_JACCARD)
+
+
+def near_pairs(texts: list[str]) -> dict[tuple[int, int], float]:
+    """Pairs of texts of 5+ words that look alike once numbers are masked and negations dropped."""
+    masked = [_shingles(masked_words(t)) if len(WORD.findall(t)) >= NEAR_MIN_WORDS else set() for t in texts]
+    return similar_pairs(masked, NEAR_JACCARD)
+
+
+def _pairs(texts: list[str]) -> tuple[dict, dict]:
+    """Both kinds of candidate pairs; on a large store the second kind is found in a second process
+    at the same time (each takes about half of the detection)."""
+    if len(texts) < PARALLEL_MIN or (os.cpu_count() or 1) < 2:
+        return duplicate_pairs(texts), near_pairs(texts)
+    with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as pool:
+        near = pool.submit(near_pairs, texts)
+        return duplicate_pairs(texts), near.result()
 
 
 def _ordered(a: _Live, b: _Live) -> tuple[_Live, _Live]:
