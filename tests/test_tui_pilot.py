@@ -154,3 +154,13 @@ async def test_an_empty_store_shows_the_welcome(store):
         await pilot.pause()
         assert type(pilot.app.screen).__name__ == "WelcomeScreen"
         await pilot.press("q")
+
+
+@pilot_test
+async def test_explore_on_a_memory_conflict_opens_what_both_passages_are_about(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "w013", "w062")
+        await pilot.press("e")
+        await settle(pilot)
+        pane = pilot.app.screen.query_one("NeighbourhoodPane")
+        assert [name for _, name in pane.trail] == ["Acme Gateway"]

@@ -53,6 +53,7 @@ class Detail:
     entities: tuple[EntitySide, EntitySide] | None  # for entity pairs
     passages: tuple[PassageSide, PassageSide] | None  # for duplicates and contradictions
     merge_effect: str  # what `m` would do, in words
+    about: list[tuple[int, str]] = field(default_factory=list)  # entities both passages name, most named first
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -127,7 +128,21 @@ def _passage_detail(question: Question) -> Detail:
     newer, older = (left, right) if (left.created_at, left.id) > (right.created_at, right.id) else (right, left)
     effect = f"m keeps the newer {newer.external_id!r} and retires {older.external_id!r} (M keeps the older)"
     sides = (PassageSide(excerpt(left), only_left), PassageSide(excerpt(right), only_right))
-    return Detail(view(question), None, sides, effect)
+    return Detail(view(question), None, sides, effect, _shared_entities(left.id, right.id))
+
+
+def _shared_entities(left_id: int, right_id: int) -> list[tuple[int, str]]:
+    named = [
+        {e for (e,) in Mention.select(Mention.entity).where((Mention.passage == pid) & Mention.active).tuples()}
+        for pid in (left_id, right_id)
+    ]
+    shared = Entity.select(Entity.id, Entity.name).where(Entity.id.in_(list(named[0] & named[1]) or [0]))
+    ranked = [(entity.id, entity.name, _live_passage_count(entity.id)) for entity in shared]
+    return [(eid, name) for eid, name, _ in sorted(ranked, key=lambda r: (-r[2], r[1], r[0]))]
+
+
+def _live_passage_count(entity_id: int) -> int:
+    return len({pid for pid, _ in _live_mentions(entity_id).tuples()})
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:

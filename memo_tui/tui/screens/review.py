@@ -229,13 +229,19 @@ class ReviewScreen(Screen):
             self.notify("Nothing selected.", severity="warning")
             return
         question = next((q for q in self.query_one(QueuePane).questions or [] if q.id == self.question_id), None)
-        if question is None or question.kind != "entity_pair":
-            self.notify("e explores a name; this question is between two passages.", severity="warning")
+        if question is None:
             return
-        self.explored_side = 1 - self.explored_side
-        side = (question.left_id, question.right_id)[self.explored_side]
+        if question.kind == "entity_pair":
+            self.explored_side = 1 - self.explored_side
+            target = (question.left_id, question.right_id)[self.explored_side]
+        else:  # two passages: explore what they are about, the most named entity both name
+            about = self.query_one(DetailPane).about
+            if not about:
+                self.notify("These two passages name no entity in common.", severity="warning")
+                return
+            target = about[0][0]
         self.query_one(NeighbourhoodPane).reset()
-        self.show_neighbourhood(f"#{side}")
+        self.show_neighbourhood(f"#{target}")
 
     def action_pane(self, number: str) -> None:
         name = PANES[number]

@@ -65,26 +65,30 @@ def render_detail(detail: Detail) -> Group:
         grid.add_row(*(_entity_column(side) for side in detail.entities))
     elif detail.passages is not None:
         grid.add_row(*(_passage_column(side) for side in detail.passages))
+    about = [Text("about: " + ", ".join(name for _, name in detail.about), style="dim")] if detail.about else []
     head = Text.assemble((f"#{q.id} {q.kind.replace('_', ' ')}", "bold"), f"  {q.rule} {q.score:.2f} — {q.reason}")
-    return Group(head, Text(detail.merge_effect, style="italic"), Text(""), grid)
+    return Group(head, Text(detail.merge_effect, style="italic"), *about, Text(""), grid)
 
 
 class DetailPane(VerticalScroll):
     HELP = (
         "Both sides of the highlighted question. Names are marked where the passages write them; for memory "
         "conflicts the words that differ are marked. m merges, M merges the other way, r rejects (different "
-        "things / not a conflict), b keeps both, s skips, e explores the left side (again: the right side)."
+        "things / not a conflict), b keeps both, s skips, e explores the left name (again: the right one) "
+        "or what two passages are about."
     )
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.question_id: int | None = None  # the question on show
+        self.about: list[tuple[int, str]] = []  # for two passages: the entities both name
 
     def compose(self):
         yield Static("Nothing selected.", id="detail-body")
 
     def show(self, detail: Detail | None) -> None:
         self.question_id = detail.question.id if detail is not None else None
+        self.about = detail.about if detail is not None else []
         body = self.query_one("#detail-body", Static)
         body.update(
             render_detail(detail) if detail is not None else "Nothing pending. Press R to run a resolution pass."
