@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import threading
 import time
+import weakref
 from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
@@ -188,7 +189,9 @@ class Graph:
         return sorted(both, key=lambda pid: (self.created[pid][0], pid), reverse=True)[:limit]
 
 
-_cache: dict[tuple[int, str], tuple[int, Graph]] = {}
+# Keyed by the database object itself (weakly), not by id(): a store opened after another one was
+# closed may get the same id and the same version number, and must not see the other's graph.
+_cache: weakref.WeakKeyDictionary[object, dict[str, tuple[int, Graph]]] = weakref.WeakKeyDictionary()
 _build_lock = threading.Lock()
 
 
@@ -196,15 +199,15 @@ def graph_for(namespace: str, as_of: datetime | None = None) -> Graph:
     """The namespace's graph: cached until its version moves; `as_of` graphs are always built fresh."""
     if as_of is not None:
         return _build(namespace, as_of, "build_asof")
-    key = (id(db.obj), namespace)
     with _build_lock:
         version = graph_version(namespace)
-        cached = _cache.get(key)
+        graphs = _cache.setdefault(db.obj, {})
+        cached = graphs.get(namespace)
         if cached is not None and cached[0] == version:
             metrics.count("memo_graph_cache_total", event="hit", namespace=namespace)
             return cached[1]
         graph = _build(namespace, None, "build")
-        _cache[key] = (version, graph)
+        graphs[namespace] = (version, graph)
         return graph
 
 
@@ -251,11 +254,10 @@ def related(
     graph = graph_for(namespace, as_of)
     entity_id, matched_alias = _target(namespace, target, graph)
     stated_rows = [edge for edge in graph.edges.get(entity_id, ()) if _type_matches(graph, edge[2], kind)]
-    evidence = _external_ids(graph, [edge[4] for edge in stated_rows])
     counts = graph.shared_counts(entity_id)
     stated = sorted(
         (
-            Stated(predicate, direction, graph.ref(other), confidence, pid, evidence[pid])
+            Stated(predicate, direction, graph.ref(other), confidence, pid, graph.created[pid][1])
             for predicate, direction, other, confidence, pid in stated_rows
         ),
         key=lambda s: (-counts.get(s.entity.id, 0), -s.entity.mentions, s.entity.name, s.predicate, s.passage_id),
@@ -362,10 +364,6 @@ def _passages(ids: list[int]) -> dict[int, PassageView]:
         for p in query.where(Passage.id.in_(unique[start : start + 500])):
             rows[p.id] = PassageView(p.id, p.external_id, p.text, p.source, p.created_at)
     return rows
-
-
-def _external_ids(graph: Graph, passage_ids: list[int]) -> dict[int, str]:
-    return {pid: graph.created[pid][1] for pid in passage_ids}
 
 
 def _table(model) -> str:
