@@ -123,6 +123,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     evaluate = sub.add_parser("eval", parents=[common], help="score the rules on labelled pairs (JSONL)")
     evaluate.add_argument("pairs", metavar="PAIRS.jsonl")
+    evaluate.add_argument(
+        "--store", action="store_true", help="score this store's automatic folds and queue against the labels"
+    )
     return parser
 
 
@@ -333,8 +336,28 @@ def cmd_resolve(args: argparse.Namespace) -> int:
 
 @command("eval")
 def cmd_eval(args: argparse.Namespace) -> int:
-    from memo_tui.core.evaluate import evaluate, read_pairs
+    from memo_tui.core.evaluate import FIRST, evaluate, evaluate_store, read_pairs
 
+    if args.store:
+        found = evaluate_store(args.ns, read_pairs(args.pairs, unsure=True))
+
+        def tally(name: str, t) -> str:
+            p = "n/a" if t.precision is None else f"{t.precision:.3f}"
+            return (f"{name}: precision {p} ({t.same} same, {t.different} different, {t.unsure} unsure, "
+                    f"{t.unlabelled} not labelled)")  # fmt: skip
+
+        lines = [
+            tally("automatic folds", found.folds),
+            tally(f"first {FIRST} questions", found.first),
+            tally("all questions", found.asks),
+            f"questions per 1000 entities: {found.questions_per_1000_entities} "
+            f"({found.questions} for {found.entities})",
+            f"conflicts per 1000 passages: {found.conflicts_per_1000_passages} ({found.conflicts} for {found.passages})",
+            f"labelled same-pairs folded or asked: {found.surfaced_share} "
+            f"({found.same_surfaced} of {found.same_labelled} in this store)",
+        ]
+        _print(args, found.as_dict(), "\n".join(lines))
+        return 0
     result = evaluate(read_pairs(args.pairs))
     lines = [
         f"pairs: {result.pairs} ({result.same} same)",

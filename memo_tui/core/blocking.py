@@ -25,7 +25,7 @@ from multiprocessing import get_context
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from memo_tui.core.rules import Name, spelling_key
+from memo_tui.core.rules import Name, one_word_of_name, spelling_key
 
 _SUFFIX = re.compile(r"^(.+)\.[a-z0-9]{1,4}$")
 Pair = tuple[int, int]
@@ -136,8 +136,10 @@ def _token_runs(pairs: set[Pair], names: list[Name]) -> None:
                 continue
             for start in range(count - length + 1):
                 for j in whole.get(n.words[start : start + length], ()):
-                    # a one-token short side only counts between two people (Ada / Ada Lovelace)
-                    if length > 1 or (n.type == "person" and names[j].type == "person"):
+                    # a one-token short side counts between two people (Ada / Ada Lovelace), or as
+                    # the first or last word of a prose name (Kafka / Apache Kafka)
+                    other = names[j]
+                    if length > 1 or (n.type == "person" and other.type == "person") or one_word_of_name(other, n):
                         _add(pairs, i, j)
 
 

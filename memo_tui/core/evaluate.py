@@ -1,4 +1,5 @@
-"""`eval PAIRS.jsonl`: how the rules alone do on hand-labelled pairs (DESIGN §9)."""
+"""`eval PAIRS.jsonl`: how the rules alone do on hand-labelled pairs; `eval --store`: how a store's
+automatic folds and queue do against hand labels of its own pairs (the real-text evaluation)."""
 
 from __future__ import annotations
 
@@ -7,7 +8,10 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
 from memo_tui.core.errors import MemoError
+from memo_tui.core.keys import identity_key
 from memo_tui.core.rules import Name, judge_pair
+
+FIRST = 50  # the first screenful-and-a-bit of the queue a reviewer is served
 
 
 @dataclass
@@ -36,8 +40,9 @@ class Evaluation:
         return {**asdict(self), "fold_precision": self.fold_precision, "surfaced_share": self.surfaced_share}
 
 
-def read_pairs(path: str) -> list[dict]:
-    """Labelled pairs; a bad line is a MemoError naming path:line."""
+def read_pairs(path: str, unsure: bool = False) -> list[dict]:
+    """Labelled pairs; a bad line is a MemoError naming path:line. With `unsure`, `"same": null`
+    (the judge could not tell) is allowed."""
     try:
         lines = Path(path).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
@@ -52,8 +57,8 @@ def read_pairs(path: str) -> list[dict]:
             raise MemoError(f"{path}:{number}: malformed JSON ({exc.msg})") from None
         if not isinstance(row, dict) or not all(isinstance(row.get(k), str) for k in ("a", "b")):
             raise MemoError(f'{path}:{number}: needs "a" and "b" strings')
-        if not isinstance(row.get("same"), bool):
-            raise MemoError(f'{path}:{number}: needs "same": true or false')
+        if not isinstance(row.get("same"), bool) and not (unsure and row.get("same", False) is None):
+            raise MemoError(f'{path}:{number}: needs "same": true or false' + (" or null" if unsure else ""))
         pairs.append(row)
     return pairs
 
@@ -78,3 +83,140 @@ def evaluate(pairs: list[dict]) -> Evaluation:
                 result.missed.append({"a": row["a"], "b": row["b"], "rule": verdict.rule})
         result.same_surfaced += row["same"] and verdict.kind != "no"
     return result
+
+
+@dataclass
+class Tally:
+    """Labelled items of one kind: how many were judged same, different, unsure, or not labelled."""
+
+    same: int = 0
+    different: int = 0
+    unsure: int = 0
+    unlabelled: int = 0
+
+    def add(self, label: bool | None | str) -> None:
+        if label is True:
+            self.same += 1
+        elif label is False:
+            self.different += 1
+        elif label is None:
+            self.unsure += 1
+        else:
+            self.unlabelled += 1
+
+    @property
+    def precision(self) -> float | None:
+        judged = self.same + self.different
+        return round(self.same / judged, 3) if judged else None
+
+    def as_dict(self) -> dict:
+        return {**asdict(self), "precision": self.precision}
+
+
+@dataclass
+class StoreEvaluation:
+    entities: int = 0
+    passages: int = 0
+    questions: int = 0
+    conflicts: int = 0
+    folds: Tally = field(default_factory=Tally)
+    first: Tally = field(default_factory=Tally)
+    asks: Tally = field(default_factory=Tally)
+    same_labelled: int = 0
+    same_surfaced: int = 0
+    unlabelled: list[dict] = field(default_factory=list)
+
+    @property
+    def questions_per_1000_entities(self) -> float:
+        return round(1000 * self.questions / max(1, self.entities), 1)
+
+    @property
+    def conflicts_per_1000_passages(self) -> float:
+        return round(1000 * self.conflicts / max(1, self.passages), 1)
+
+    @property
+    def surfaced_share(self) -> float | None:
+        return round(self.same_surfaced / self.same_labelled, 3) if self.same_labelled else None
+
+    def as_dict(self) -> dict:
+        return {
+            "entities": self.entities,
+            "passages": self.passages,
+            "questions": self.questions,
+            "conflicts": self.conflicts,
+            "questions_per_1000_entities": self.questions_per_1000_entities,
+            "conflicts_per_1000_passages": self.conflicts_per_1000_passages,
+            "folds": self.folds.as_dict(),
+            f"first_{FIRST}": self.first.as_dict(),
+            "asks": self.asks.as_dict(),
+            "same_pairs_labelled": self.same_labelled,
+            "same_pairs_surfaced": self.same_surfaced,
+            "surfaced_share": self.surfaced_share,
+            "unlabelled": self.unlabelled,
+        }
+
+
+def _pair(a: str, b: str) -> frozenset[str]:
+    return frozenset((identity_key(a), identity_key(b)))
+
+
+def evaluate_store(namespace: str, pairs: list[dict]) -> StoreEvaluation:
+    """The store's standing automatic folds and pending queue against labelled name pairs."""
+    from memo_tui.core import queue
+    from memo_tui.core.entities import id_for_key
+    from memo_tui.core.resolver import Homes
+    from memo_tui.core.stats import store_stats
+
+    home = Homes(namespace)
+
+    labels = {_pair(p["a"], p["b"]): p["same"] for p in pairs}
+    result = StoreEvaluation()
+    stats = store_stats(namespace)
+    result.entities, result.passages = stats["entities"], stats["passages_live"]
+    for a, b in auto_folds(namespace):
+        label = labels.get(_pair(a, b), "unlabelled")
+        result.folds.add(label)
+        if label == "unlabelled":
+            result.unlabelled.append({"a": a, "b": b, "where": "fold"})
+    asked = set()
+    position = 0
+    for q in queue.pending(namespace):
+        if q.kind != "entity_pair":
+            result.conflicts += 1
+            continue
+        result.questions += 1
+        position += 1
+        key = _pair(q.left_name, q.right_name)
+        asked.add(frozenset((home(q.left_id), home(q.right_id))))
+        label = labels.get(key, "unlabelled")
+        result.asks.add(label)
+        if position <= FIRST:
+            result.first.add(label)
+            if label == "unlabelled":
+                result.unlabelled.append({"a": q.left_name, "b": q.right_name, "where": f"queue {position}"})
+    for p in pairs:
+        if p["same"] is not True:
+            continue
+        a, b = id_for_key(namespace, identity_key(p["a"])), id_for_key(namespace, identity_key(p["b"]))
+        if a is None or b is None:
+            continue  # a labelled name this store does not have
+        result.same_labelled += 1
+        result.same_surfaced += a == b or frozenset((a, b)) in asked
+    return result
+
+
+def auto_folds(namespace: str) -> list[tuple[str, str]]:
+    """(absorbed, canonical) names of the standing automatic folds, as the fold named them."""
+    from memo_tui.core.models import Decision
+
+    rows = Decision.select(Decision.payload).where(
+        (Decision.namespace == namespace)
+        & (Decision.action == "fold")
+        & (Decision.channel == "auto")
+        & Decision.undone_at.is_null()
+    )
+    out = []
+    for (payload,) in rows.tuples():
+        data = json.loads(payload) if isinstance(payload, str) else payload
+        out.append((data["absorbed"]["name"], data["canonical"]["name"]))
+    return out

@@ -18,7 +18,7 @@ from memo_tui.core.errors import MemoError
 
 db = pw.DatabaseProxy()
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 DEFAULT_NAMESPACE = "default"
 
 
@@ -166,6 +166,10 @@ class Question(BaseModel):
     rule = pw.CharField()
     reason = pw.TextField()
     impact = pw.IntegerField(default=0)
+    pattern = pw.CharField(null=True)  # what answers are counted by: the rule, "+defined" when a passage defines
+    likelihood = pw.FloatField(default=0.5)  # calibrated chance that the answer is "same" / "a real conflict"
+    evidence = pw.FloatField(default=0.0)  # what the store's facts add to the pattern's prior, in log-odds
+    priority = pw.FloatField(default=0.0)  # expected yield: likelihood x log2(1 + impact)
     status = pw.CharField(default="pending", index=True)
     created_at = pw.DateTimeField(default=utcnow)
     decided_at = pw.DateTimeField(null=True)
@@ -245,8 +249,25 @@ def _add_links_and_metrics() -> None:
         relink_all(namespace)
 
 
+def _add_likelihood() -> None:
+    from playhouse.migrate import SchemaMigrator, migrate
+
+    migrator = SchemaMigrator.from_database(db.obj)
+    have = {column.name for column in db.get_columns(Question._meta.table_name)}
+    migrate(
+        *(
+            migrator.add_column(Question._meta.table_name, name, field)
+            for name, field in (("pattern", Question.pattern), ("likelihood", Question.likelihood),
+                                ("evidence", Question.evidence), ("priority", Question.priority))
+            if name not in have
+        )
+    )
+    # older questions rank as before: by impact, with the rule's score standing in for the likelihood
+    Question.update(likelihood=Question.score, priority=Question.score * Question.impact).execute()
+
+
 # Numbered migrations: MIGRATIONS[n] upgrades a store from version n to n + 1.
-MIGRATIONS: dict[int, object] = {1: _add_links_and_metrics}
+MIGRATIONS: dict[int, object] = {1: _add_links_and_metrics, 2: _add_likelihood}
 
 
 def default_db_path() -> Path:

@@ -19,6 +19,8 @@ class QuestionView:
     rule: str
     reason: str
     impact: int
+    likelihood: float
+    priority: float
     status: str
 
     def as_dict(self) -> dict:
@@ -30,10 +32,10 @@ def view(question: Question) -> QuestionView:
 
 
 def pending(namespace: str) -> list[QuestionView]:
-    """Pending questions, highest impact first, then score, then id."""
+    """Pending questions, highest expected yield first (likelihood x what the answer changes), then id."""
     query = (
         Question.select()
         .where((Question.namespace == namespace) & (Question.status == "pending"))
-        .order_by(Question.impact.desc(), Question.score.desc(), Question.id)
+        .order_by(Question.priority.desc(), Question.likelihood.desc(), Question.id)
     )
     return [view(q) for q in query]

@@ -7,13 +7,19 @@ are pending at once; what does not fit is counted as deferred and admitted by a 
 
 from __future__ import annotations
 
+import math
 import time
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
 from memo_tui.core import decisions
 from memo_tui.core.blocking import EditPairs, other_pairs
 from memo_tui.core.conflicts import queue_conflicts
+from memo_tui.core import evidence
+from memo_tui.core.evidence import Evidence, StoreFacts
+from peewee import fn
+
 from memo_tui.core.models import Alias, Entity, KeepApart, Mention, Passage, Question, db, utcnow
 from memo_tui.core.rules import Name, Verdict, judge_pair
 
@@ -32,6 +38,8 @@ class PassReport:
     skipped_settled: int = 0
     already_queued: int = 0
     moot: int = 0
+    unlikely: int = 0  # asked by a rule, but too unlikely to be the same to spend a reviewer's time on
+    not_certain: int = 0  # identical merge keys that were asked instead of folded: too little evidence
     duplicates_queued: int = 0  # memory questions, admitted beside the capped entity questions
     contradictions_queued: int = 0
     memory_skipped_settled: int = 0
@@ -49,6 +57,11 @@ class Ask:
     right: Name
     verdict: Verdict
     impact: int
+    evidence: Evidence | None = None
+
+    @property
+    def priority(self) -> float:
+        return yield_of(self.evidence.likelihood if self.evidence else self.verdict.score, self.impact)
 
 
 def mention_counts(namespace: str) -> dict[int, int]:
@@ -64,6 +77,43 @@ def mention_counts(namespace: str) -> dict[int, int]:
     for entity_id, _ in db.execute_sql(sql, params).fetchall():
         counts[entity_id] = counts.get(entity_id, 0) + 1
     return counts
+
+
+def store_facts(namespace: str, wanted: set[int]) -> StoreFacts:
+    """The plain facts the evidence layer weighs, for the entities in `wanted` and their passages."""
+    query = (
+        Mention.select(Mention.passage, Mention.entity, Mention.surface)
+        .join(Passage)
+        .where((Passage.namespace == namespace) & Passage.retired_at.is_null() & Mention.active)
+    )
+    entities_of: dict[int, set[int]] = {}
+    passages_of: dict[int, list[int]] = {}
+    surfaces: dict[int, set[str]] = {}
+    for pid, eid, surface in db.execute_sql(*query.sql()).fetchall():
+        entities_of.setdefault(pid, set()).add(eid)
+        if eid in wanted:
+            passages_of.setdefault(eid, []).append(pid)
+            surfaces.setdefault(eid, set()).add(surface)
+    for pids in passages_of.values():
+        pids.sort()
+    source_of = dict(
+        Passage.select(Passage.id, Passage.source)
+        .where((Passage.namespace == namespace) & Passage.retired_at.is_null())
+        .tuples()
+    )
+    frequency = Counter(eid for eids in entities_of.values() for eid in eids)
+    return StoreFacts(passages_of, entities_of, source_of, surfaces=surfaces, frequency=frequency)
+
+
+def joint_texts(facts: StoreFacts, pairs: list[tuple[int, int]]) -> None:
+    """Fill in the texts of passages that name both sides of a pair (defining or contrasting ones)."""
+    wanted = set()
+    for a, b in pairs:
+        wanted |= set(facts.passages_of.get(a, ())) & set(facts.passages_of.get(b, ()))
+    ids = sorted(wanted - set(facts.text_of))
+    for start in range(0, len(ids), 500):
+        query = Passage.select(Passage.id, Passage.text).where(Passage.id.in_(ids[start : start + 500]))
+        facts.text_of.update(query.tuples())
 
 
 def _entity_rows(namespace: str) -> list[tuple[int, str, str | None]]:
@@ -146,11 +196,31 @@ def resolve(
             report.rejected_by_rule += 1
         if progress is not None and done % 5000 == 0:
             progress(done, len(pairs))
-    absorbed_into = _apply_folds(namespace, fold_edges, counts, settled, asks, report, dry_run)
+    wanted = {x.id for pair in fold_edges for x in pair} | {x.id for ask in asks for x in (ask.left, ask.right)}
+    facts = store_facts(namespace, wanted)
+    facts.answers = answer_counts(namespace)
+    joint_texts(facts, [(a.id, b.id) for a, b in fold_edges] + [(q.left.id, q.right.id) for q in asks])
+    names_of = {n.id: n.name for n in names}
+
+    def weigh(a: Name, b: Name, rule: str) -> Evidence:
+        return evidence.weigh(facts, a.id, b.id, facts.surfaces.get(a.id, {a.name}),
+                              facts.surfaces.get(b.id, {b.name}), rule, names_of)  # fmt: skip
+
+    def certain(a: Name, b: Name) -> Evidence | None:
+        """None when a fold verdict is certain; else the evidence for asking instead."""
+        found = weigh(a, b, "same-merge-key")
+        return None if evidence.is_certain(found) else found
+
+    absorbed_into = _apply_folds(namespace, fold_edges, counts, settled, asks, report, dry_run, certain)
+    asks = [_weighed(q, weigh) for q in asks]
     # a keep-apart decision on an entity folded in this pass now covers its canonical
     settled = {frozenset(absorbed_into[x].id if x in absorbed_into else x for x in pair) for pair in settled}
-    asks = _follow_folds(asks, absorbed_into, counts, settled, pending)
-    _admit(namespace, asks, cap, report, dry_run)
+    asks = _follow_folds(asks, absorbed_into, counts, settled, pending, weigh)
+    likely = [q for q in asks if q.evidence.likelihood >= evidence.MIN_LIKELIHOOD]
+    report.unlikely = len(asks) - len(likely)
+    _admit(namespace, likely, cap, report, dry_run)
+    if not dry_run:
+        _reweigh_pending(namespace, facts.answers)
     if progress is not None:  # the name pairs are done; the passages come next
         progress(len(pairs), len(pairs))
     memory = queue_conflicts(namespace, dry_run)
@@ -165,7 +235,56 @@ def _rank(name: Name, counts: dict[int, int]) -> tuple:
     return (-counts.get(name.id, 0), -len(name.name), -sum(ch.isupper() for ch in name.name), name.id)
 
 
-def _apply_folds(namespace, edges, counts, settled, asks, report, dry_run) -> dict[int, Name]:
+def _weighed(ask: Ask, weigh) -> Ask:
+    if ask.evidence is not None:
+        return ask
+    return Ask(ask.left, ask.right, ask.verdict, ask.impact, weigh(ask.left, ask.right, ask.verdict.rule))
+
+
+def yield_of(likelihood: float, impact: int) -> float:
+    """Expected yield of a question: the chance the answer changes the graph, times how much it changes
+    (mentions moved, on a log scale so that one hub cannot outrank every likely question)."""
+    return round(likelihood * math.log2(1 + max(1, impact)), 4)
+
+
+def answer_counts(namespace: str) -> dict[str, tuple[int, int]]:
+    """Per rule: (merged, answered) among this store's standing answers by a person or an agent. A
+    reverted answer puts its question back to pending, so it no longer counts."""
+    query = (
+        Question.select(fn.COALESCE(Question.pattern, Question.rule), Question.status, fn.COUNT(Question.id))
+        .where(
+            (Question.namespace == namespace)
+            & (Question.kind == "entity_pair")
+            & Question.status.in_(("merged", "rejected"))
+            & (Question.decided_by != AUTO)
+        )
+        .group_by(fn.COALESCE(Question.pattern, Question.rule), Question.status)
+    )
+    out: dict[str, tuple[int, int]] = {}
+    for rule, status, count in query.tuples():
+        merged, answered = out.get(rule, (0, 0))
+        out[rule] = (merged + (count if status == "merged" else 0), answered + count)
+    return out
+
+
+def _reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]]) -> None:
+    """Pending name questions take the store's latest answers into their likelihood and rank."""
+    pattern = fn.COALESCE(Question.pattern, Question.rule)
+    rows = Question.select(Question.id, pattern, Question.evidence, Question.impact, Question.likelihood).where(
+        (Question.namespace == namespace) & (Question.kind == "entity_pair") & (Question.status == "pending")
+    )
+    changed = []
+    for qid, rule, extra, impact, old in rows.tuples():
+        base, _ = evidence.prior(rule, answers)
+        new = round(evidence.sigmoid(evidence.logit(base) + (extra or 0.0)), 4)
+        if new != old:
+            changed.append((qid, new, yield_of(new, impact)))
+    with db.atomic():
+        for qid, new, priority in changed:
+            Question.update(likelihood=new, priority=priority).where(Question.id == qid).execute()
+
+
+def _apply_folds(namespace, edges, counts, settled, asks, report, dry_run, certain) -> dict[int, Name]:
     """Fold each connected group of fold verdicts into its best-ranked member; members that do not
     fold with that canonical directly (say, declared types differ) become questions instead."""
     parent: dict[int, int] = {}
@@ -191,11 +310,13 @@ def _apply_folds(namespace, edges, counts, settled, asks, report, dry_run) -> di
     absorbed_into: dict[int, Name] = {}
     with db.atomic():  # one transaction for the pass's folds: all of them or none
         for members in groups.values():
-            _fold_group(namespace, members, rows, counts, settled, asks, absorbed_into, report, dry_run)
+            _fold_group(namespace, members, rows, counts, settled, asks, absorbed_into, report, dry_run, certain)
     return absorbed_into
 
 
-def _fold_group(namespace, members, rows, counts, settled, asks, absorbed_into, report, dry_run, merged=None) -> None:
+def _fold_group(
+    namespace, members, rows, counts, settled, asks, absorbed_into, report, dry_run, certain, merged=None
+) -> None:
     """Fold members into the best-ranked one where the pair itself folds; those that do not (an
     all-capitals spelling, a type clash) are asked about, and folded among themselves in turn, so
     that a second pass finds nothing left to fold."""
@@ -211,6 +332,12 @@ def _fold_group(namespace, members, rows, counts, settled, asks, absorbed_into, 
     leftover = []
     for member in rest:
         said = verdict(canonical, member)
+        doubt = certain(canonical, member) if said.kind == "fold" else None
+        if doubt is not None:  # the names agree, but the store does not say enough to fold unasked
+            report.not_certain += 1
+            said = Verdict("ask", said.score, said.rule, f"{said.reason}; not folded unasked")
+            asks.append(Ask(canonical, member, said, min(counts.get(canonical.id, 0), counts.get(member.id, 0)), doubt))
+            continue
         if said.kind != "fold":
             if said.kind == "ask":
                 asks.append(Ask(canonical, member, said, min(counts.get(canonical.id, 0), counts.get(member.id, 0))))
@@ -231,10 +358,10 @@ def _fold_group(namespace, members, rows, counts, settled, asks, absorbed_into, 
             leftover = [o for o in leftover if o not in joining]
             grew = bool(joining)
         if len(group) > 1:
-            _fold_group(namespace, group, rows, counts, settled, asks, absorbed_into, report, dry_run, merged)
+            _fold_group(namespace, group, rows, counts, settled, asks, absorbed_into, report, dry_run, certain, merged)
 
 
-def _follow_folds(asks, absorbed_into, counts, settled, pending) -> list[Ask]:
+def _follow_folds(asks, absorbed_into, counts, settled, pending, weigh) -> list[Ask]:
     """Questions about entities folded in this pass are asked about their canonical instead."""
     out: dict[frozenset[int], Ask] = {}
     for ask in asks:
@@ -242,9 +369,13 @@ def _follow_folds(asks, absorbed_into, counts, settled, pending) -> list[Ask]:
         pair = frozenset((left.id, right.id))
         if left.id == right.id or pair in settled or pair in pending or pair in out:
             continue
-        verdict = ask.verdict if (left, right) == (ask.left, ask.right) else judge_pair(left, right)
-        if verdict.kind == "ask":
-            out[pair] = Ask(left, right, verdict, min(counts.get(left.id, 0), counts.get(right.id, 0)))
+        impact = min(counts.get(left.id, 0), counts.get(right.id, 0))
+        if (left, right) == (ask.left, ask.right):
+            out[pair] = Ask(left, right, ask.verdict, impact, ask.evidence)
+            continue
+        verdict = judge_pair(left, right)
+        if verdict.kind in ("ask", "fold"):  # a fold verdict here lost its certainty in this pass
+            out[pair] = Ask(left, right, verdict, impact, weigh(left, right, verdict.rule))
     return list(out.values())
 
 
@@ -254,7 +385,7 @@ def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_ru
         (Question.namespace == namespace) & (Question.kind == "entity_pair") & (Question.status == "pending")
     )
     slots = max(0, cap - waiting.count())
-    asks.sort(key=lambda q: (-q.impact, -q.verdict.score, min(q.left.id, q.right.id), max(q.left.id, q.right.id)))
+    asks.sort(key=lambda q: (-q.priority, -q.evidence.likelihood, min(q.left.id, q.right.id), max(q.left.id, q.right.id)))
     admitted, report.deferred = asks[:slots], max(0, len(asks) - slots)
     report.queued = len(admitted)
     if dry_run or not admitted:
@@ -270,8 +401,12 @@ def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_ru
             "right_name": q.right.name,
             "score": q.verdict.score,
             "rule": q.verdict.rule,
-            "reason": q.verdict.reason,
+            "reason": f"{q.verdict.reason}; {q.evidence.words()}",
             "impact": q.impact,
+            "pattern": q.evidence.pattern,
+            "likelihood": q.evidence.likelihood,
+            "evidence": q.evidence.logit,
+            "priority": q.priority,
             "created_at": now,
         }
         for q in admitted

@@ -16,7 +16,15 @@ from rapidfuzz.distance import Levenshtein
 from memo_tui.core.keys import digits_of, identity_key, merge_of, strip_accents, tokens_of, trigrams
 
 COMMON_WORD_ZIPF = 3.0
+EVERYDAY_WORD_ZIPF = 3.7  # react, agents, arctic - but not github (3.2), javascript (3.5)
 _DOT_SUFFIX = re.compile(r"^(.+)\.([a-z0-9]{1,4})$")
+# Marks of a code identifier: an underscore, a path or scope separator, a call, a dot between letters
+# (`requests.Session`, `Model.select`), or a lowercase start with an inner capital (`getUserId`).
+_CODE_MARK = re.compile(r"_|/|::|\(|[A-Za-z]\.[A-Za-z]|^[a-z]+[A-Z]")
+_PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_]+")  # words, camel humps, digit runs
+_SEPARATED = re.compile(r"[\W_]+")
+# Suffixes that make a web site of a name (`httpbin.org`), not a file.
+SITE_SUFFIXES = frozenset("org com net io dev ai app".split())
 
 
 @dataclass(frozen=True)
@@ -33,7 +41,7 @@ class Name:
 
     __slots__ = (
         "id", "name", "type", "key", "folded", "merge", "plain", "words", "digits", "grams", "core", "acronym",
-        "initials", "spelling_eligible",
+        "initials", "spelling_eligible", "code", "parts", "marks",
     )  # fmt: skip
 
     def __init__(self, id: int | None, name: str, type: str | None = None) -> None:  # noqa: A002
@@ -47,9 +55,14 @@ class Name:
         self.spelling_eligible = _eligible(merge)  # rule 8 asks only about long, varied enough names
         self.grams = trigrams(merge) if self.spelling_eligible else frozenset()
         self.core = tuple(w for w in words if w not in COMPANY_SUFFIXES)  # without Inc, Corp, GmbH, ...
-        # one token of 2-6 letters with two or more capitals: AWS, RoR
+        # one token of 2-6 letters with two or more capitals: AWS, RoR, EU
         self.acronym = len(words) == 1 and 2 <= len(key) <= 6 and key.isalpha() and sum(map(str.isupper, key)) >= 2
-        self.initials = _initials(words)  # of 2+ tokens, with and without small words
+        # initials only of prose names whose words are capitalised: `Amazon Web Services`, not `create_index`
+        prose_words = all(w[:1].isupper() or w.casefold() in SMALL_WORDS for w in _SEPARATED.split(key) if w)
+        self.code = bool(_CODE_MARK.search(key))
+        self.initials = _initials(words) if prose_words and not self.code else frozenset()
+        self.parts = tuple(p.casefold() for p in _PARTS.findall(key))  # words and camel humps, casefolded
+        self.marks = "".join(sorted(ch for ch in key if not ch.isalnum() and ch not in " -"))  # punctuation kept
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Name) and (self.id, self.name, self.type) == (other.id, other.name, other.type)
@@ -95,11 +108,16 @@ def entropy(text: str) -> float:
 
 
 @lru_cache(maxsize=65536)
-def is_common_word(word: str) -> bool:
-    """A common word of English by a maintained frequency list (wordfreq, Zipf >= 3.0)."""
+def zipf(word: str) -> float:
+    """How common a word is in English, by a maintained frequency list (wordfreq's Zipf scale)."""
     from wordfreq import zipf_frequency
 
-    return zipf_frequency(word, "en") >= COMMON_WORD_ZIPF
+    return zipf_frequency(word, "en")
+
+
+def is_common_word(word: str) -> bool:
+    """A common word of English (Zipf >= 3.0)."""
+    return zipf(word) >= COMMON_WORD_ZIPF
 
 
 def _type_note(a: Name, b: Name) -> str:
@@ -145,8 +163,14 @@ def _file_suffix(a: Name, b: Name, note: str) -> Verdict | None:
     match = _DOT_SUFFIX.match(long.folded)
     if match is None or match.group(1) != short.folded:
         return None
-    if match.group(2) == "js":
+    suffix = match.group(2)
+    if suffix == "js":
         return Verdict("ask", 0.7, "js-suffix", f"'{long.key}' may be the JavaScript name of '{short.key}'{note}")
+    if suffix in SITE_SUFFIXES:
+        return Verdict("ask", 0.65, "site", f"'{long.key}' may be the web site of '{short.key}'{note}")
+    if _all_capitals(short.key) and len(short.key) >= 4:
+        # README, CHANGELOG, LICENSE: a stem written in capitals is the conventional name of the file itself
+        return Verdict("ask", 0.75, "file-stem", f"'{short.key}' may be the file '{long.key}' written short{note}")
     return Verdict("no", 0.0, "file-suffix", f"'{long.key}' names a file, not '{short.key}' itself")
 
 
@@ -168,7 +192,31 @@ def _identical_merge_keys(a: Name, b: Name, note: str) -> Verdict:
         lower = [n for n in (a, b) if n.key == n.key.casefold()]
         if lower and len(lower[0].words) == 1 and is_common_word(lower[0].key):
             return Verdict("ask", 0.7, "case-common-word", f"'{lower[0].key}' is also a common word{note}")
-    return Verdict("fold", 1.0, "same-merge-key", "the names differ only in case, spacing or punctuation")
+    if a.code or b.code or a.marks != b.marks:
+        # `OnConflict` / `on_conflict`, `Model.select` / `ModelSelect`, `fs/dax` / `FS_DAX`: in code, the
+        # punctuation and the case are part of the name, and the two are often different objects
+        return Verdict(
+            "ask", 0.6, "same-letters-code", f"the same letters, but spelled as different code identifiers{note}"
+        )
+    if a.parts != b.parts:
+        # the capitals or hyphens cut the name into other words: `ReAct` / `React`, `AgentS` / `Agents`;
+        # when the plain spelling is an everyday word, the styled one is usually a product of its own
+        plain = a if len(a.parts) < len(b.parts) else b
+        if len(plain.parts) == 1 and zipf(plain.merge) >= EVERYDAY_WORD_ZIPF:
+            return Verdict("ask", 0.65, "case-styled", f"'{plain.key}' is an everyday word; the other is styled{note}")
+    if a.key.casefold() == b.key.casefold() and (a.key == a.key.casefold()) != (b.key == b.key.casefold()):
+        # `openproject` / `OpenProject`: commands, modules and packages are written in lowercase
+        return Verdict("ask", 0.85, "case-lowercase", f"one spelling is all lowercase, as commands are written{note}")
+    if _joined_vs_spaced(a, b):
+        # `AgentMesh` / `Agent Mesh`: one word is often a product's name, the spaced words a phrase
+        return Verdict("ask", 0.85, "joined-words", f"one is written as one word, the other as separate words{note}")
+    return Verdict("fold", 1.0, "same-merge-key", "the names differ only in case, spaces or hyphens")
+
+
+def _joined_vs_spaced(a: Name, b: Name) -> bool:
+    marks_a = {ch for ch in a.key if not ch.isalnum()}
+    marks_b = {ch for ch in b.key if not ch.isalnum()}
+    return (not marks_a and marks_b == {" "}) or (not marks_b and marks_a == {" "})
 
 
 def _all_capitals(key: str) -> bool:
@@ -181,13 +229,38 @@ def _containment(a: Name, b: Name, note: str) -> Verdict | None:
     short, long = (a, b) if len(a.words) <= len(b.words) else (b, a)
     extra = len(long.words) - len(short.words)
     people = a.type == "person" and b.type == "person"
-    if not 1 <= extra <= 2 or len(short.words) < (1 if people else 2):
-        return None
+    if not 1 <= extra <= 2 or a.code or b.code:
+        return None  # an identifier inside a longer one (`set_context` / `gru_set_context_option`) is another
     n = len(short.words)
     if not any(long.words[i : i + n] == short.words for i in range(extra + 1)):
         return None
+    if n == 1 and not people:
+        # `Kafka` / `Apache Kafka`, `Azure` / `Microsoft Azure`: a product without its maker's name -
+        # or `Boot` / `Secure Boot`, a different thing; only what the store knows can tell them apart
+        if not one_word_of_name(short, long):
+            return None
+        return Verdict(
+            "ask",
+            0.6,
+            "word-of-name",
+            f"'{short.key}' may be '{long.key}' without its first word{note}"
+            if long.words[-1] == short.words[0]
+            else f"'{short.key}' may be '{long.key}' written short{note}",
+        )
     what = "the same person written short and long" if people and n == 1 else "a shorter form of the longer name"
     return Verdict("ask", round(0.6 + 0.2 * n / len(long.words), 3), "contained", f"'{short.key}' may be {what}{note}")
+
+
+def one_word_of_name(short: Name, long: Name) -> bool:
+    """A capitalised word of 3+ letters that is the first or the last of a prose name of 2-3 words."""
+    return (
+        len(short.words) == 1
+        and 2 <= len(long.words) <= 3
+        and short.words[0] in (long.words[0], long.words[-1])
+        and len(short.merge) >= 3
+        and short.key[:1].isupper()
+        and not (short.code or long.code)
+    )
 
 
 def _company_suffix(a: Name, b: Name, note: str) -> Verdict | None:
@@ -201,7 +274,10 @@ def _acronym(a: Name, b: Name, note: str) -> Verdict | None:
     """Rule 7c: `AWS` / `Amazon Web Services`, `MIT` / `Massachusetts Institute of Technology`."""
     short, long = (a, b) if a.acronym else (b, a)
     if short.acronym and short.folded in long.initials:
-        return Verdict("ask", 0.7, "acronym", f"'{short.key}' may be the initials of '{long.key}'{note}")
+        rule = "acronym" if len(short.key) >= 3 else "short-acronym"  # two letters are the initials of anything
+        return Verdict(
+            "ask", 0.7 if len(short.key) >= 3 else 0.6, rule, f"'{short.key}' may be the initials of '{long.key}'{note}"
+        )
     return None
 
 
@@ -239,6 +315,8 @@ def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
     """Rule 8: typos and near spellings (`memlom` / `memloom`, `Postgres` / `PostgreSQL`, `Mongo` / `MongoDB`)."""
     if not (a.spelling_eligible and b.spelling_eligible):
         return None
+    if _siblings(a, b):
+        return None
     short, long = (a.merge, b.merge) if len(a.merge) <= len(b.merge) else (b.merge, a.merge)
     limit = 2 if len(short) >= 8 else 1
     distance = Levenshtein.distance(short, long, score_cutoff=limit)
@@ -257,8 +335,37 @@ def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
             return _variant("trigrams", jaccard, f"the spellings share {jaccard:.0%} of their letter triples{note}")
     if len(long) - len(short) <= 3 and long.startswith(short):
         extra = len(long) - len(short)
+        if _adds_a_word(a, b):
+            longer = a if len(a.merge) > len(b.merge) else b
+            return Verdict(
+                "ask", 0.6, "longer-name", f"'{longer.key}' may be a more specific thing than the shorter name{note}"
+            )
         return _variant("prefix", _similarity(short, long), f"'{long}' is '{short}' with {extra} more letters{note}")
     return None
+
+
+def _siblings(a: Name, b: Name) -> bool:
+    """Names of the same shape that differ in one whole part: `get_id` / `set_id`, `scroll_x` /
+    `scroll_y`, `requests.post` / `requests.put`, `Alibaba Cloud Ims` / `Sts`, `OpenAI` / `OpenAPI`,
+    `Python` / `Cython` (a one-word name whose first letter differs)."""
+    if len(a.parts) != len(b.parts):
+        return False
+    differ = [(x, y) for x, y in zip(a.parts, b.parts, strict=True) if x != y]
+    if len(differ) != 1:
+        return False
+    x, y = differ[0]
+    if x[0] != y[0]:
+        return len(a.parts) > 1 or min(len(x), len(y)) < 8
+    # one typo in a part of three letters or more is a misspelling (`Jon Smith`, `config.yml`)
+    return len(a.parts) > 1 and not (min(len(x), len(y)) >= 3 and Levenshtein.distance(x, y, score_cutoff=1) <= 1)
+
+
+def _adds_a_word(a: Name, b: Name) -> bool:
+    """The longer name is the shorter plus a separate word: `Gemini` / `Gemini CLI`, `SQLite` /
+    `sqlite_ext`, `Database` / `DATABASE_URL` - a more specific thing, not a spelling."""
+    short, long = (a, b) if len(a.merge) <= len(b.merge) else (b, a)
+    words = [w.casefold() for w in _SEPARATED.split(long.key) if w]
+    return len(words) > 1 and "".join(words[:-1]) == short.merge
 
 
 def _one_swap(a: str, b: str) -> bool:

@@ -1,0 +1,222 @@
+"""The evidence layer: how likely two names are one thing, from what the store knows about them.
+
+The name rules (`rules.py`) say which pairs look alike and why. This layer turns a rule's verdict
+into a calibrated likelihood that the two are the same, from:
+
+- the **prior** of the rule's pattern: the share of same-pairs among hand-labelled pairs of that
+  pattern (`calibration.json`), moved by this store's own answers to the same pattern;
+- **shared neighbours**: names that passages of both sides also name, each weighted by its rarity
+  (log of live passages over the passages naming it), so that a shared `Debian` or `SDK` says little;
+- **shared sources**: authors who wrote passages with each spelling;
+- **defined together**: a passage that spells one as the other in parentheses (`Model Context
+  Protocol (MCP)`) or with "aka" / "also known as";
+- **contrasted**: a passage that uses both spellings without defining one by the other — writers who
+  use two spellings side by side usually mean two things (`use JOIN. instead of JOIN_`).
+
+Everything is deterministic. The weights in log-odds come from `calibration.json`, which
+`benchmarks/calibrate.py` fits on the labelled real-text stores; ARCHITECTURE.md describes the model.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+CALIBRATION = Path(__file__).with_name("calibration.json")
+PSEUDO_ANSWERS = 10  # how many of this store's answers weigh as much as the labelled prior
+NEIGHBOUR_PASSAGES = 200  # passages per name looked at for neighbours (a hub is sampled, by id)
+
+
+@cache
+def calibration() -> dict:
+    return json.loads(CALIBRATION.read_text(encoding="utf-8"))
+
+
+def logit(p: float) -> float:
+    p = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
+
+
+def sigmoid(x: float) -> float:
+    return 1 / (1 + math.exp(-x))
+
+
+@dataclass
+class StoreFacts:
+    """What the evidence layer reads from a store, as plain data."""
+
+    passages_of: dict[int, list[int]]  # entity id -> live passage ids naming it (ascending)
+    entities_of: dict[int, set[int]]  # passage id -> entity ids it names
+    source_of: dict[int, str | None]  # passage id -> source
+    text_of: dict[int, str] = field(default_factory=dict)  # passage id -> text, filled for joint passages
+    surfaces: dict[int, set[str]] = field(default_factory=dict)  # entity id -> spellings used for it
+    frequency: dict[int, int] = field(default_factory=dict)  # entity id -> live passages naming it (all names)
+    answers: dict[str, tuple[int, int]] = field(default_factory=dict)  # pattern -> (merged, answered)
+    neighbour_cache: dict[int, Counter] = field(default_factory=dict)
+    _rarity_sums: dict[int, float] = field(default_factory=dict)
+
+    @property
+    def live(self) -> int:
+        return max(1, len(self.entities_of))
+
+    def rarity(self, entity_id: int) -> float:
+        return math.log(self.live / max(1, self.frequency.get(entity_id, 1)))
+
+    def rarity_sum(self, entity_id: int, neighbours: Counter, joint: set[int]) -> float:
+        if joint:
+            return sum(map(self.rarity, neighbours))
+        total = self._rarity_sums.get(entity_id)
+        if total is None:
+            total = self._rarity_sums[entity_id] = sum(map(self.rarity, neighbours))
+        return total
+
+
+@dataclass(frozen=True)
+class Evidence:
+    pattern: str
+    likelihood: float
+    logit: float  # what the store's facts add to the prior, in log-odds
+    shared_neighbours: tuple[str, ...] = ()
+    neighbour_score: float = 0.0
+    shared_sources: int = 0
+    rare_variant: bool = False
+    defined_in: str | None = None
+    contrasted_in: str | None = None
+    prior: float = 0.5
+    answered: tuple[int, int] = (0, 0)
+
+    def words(self) -> str:
+        """The evidence in a reviewer's words."""
+        parts = []
+        if self.defined_in:
+            parts.append(f"defined together in {self.defined_in}")
+        if self.contrasted_in:
+            parts.append(f"both spellings used side by side in {self.contrasted_in}")
+        if self.shared_neighbours:
+            shown = ", ".join(self.shared_neighbours[:3])
+            more = len(self.shared_neighbours) - 3
+            parts.append(f"shares {len(self.shared_neighbours)} rare neighbours: {shown}{f' +{more}' if more > 0 else ''}")
+        elif not self.defined_in:
+            parts.append("no rare neighbour in common")
+        if self.rare_variant:
+            parts.append("one spelling is rare beside the other, as a typo is")
+        if self.shared_sources:
+            parts.append(f"{self.shared_sources} author{'s' if self.shared_sources > 1 else ''} wrote both")
+        merged, answered = self.answered
+        if answered:
+            parts.append(f"reviewers here merged {merged} of {answered} questions like this")
+        return "; ".join(parts)
+
+
+def pattern_of(rule: str, defined: bool = False) -> str:
+    """What questions are counted by: the rule, and whether a passage defines one name by the other
+    (an acronym spelled out beside it is a different question from a bare acronym)."""
+    return f"{rule}+defined" if defined else rule
+
+
+def prior(pattern: str, answers: dict[str, tuple[int, int]]) -> tuple[float, tuple[int, int]]:
+    """The labelled prior of a pattern, moved by this store's answers (a Beta update: the prior
+    weighs as much as PSEUDO_ANSWERS answers)."""
+    table = calibration()["priors"]
+    fallback = table.get("+defined", table["default"]) if pattern.endswith("+defined") else table["default"]
+    base = table.get(pattern, fallback)
+    merged, answered = answers.get(pattern, (0, 0))
+    return (base * PSEUDO_ANSWERS + merged) / (PSEUDO_ANSWERS + answered), (merged, answered)
+
+
+def neighbours(facts: StoreFacts, entity_id: int, joint: set[int]) -> Counter:
+    """The names the entity's passages also name, with how many of its passages name each; passages
+    that name both sides of the pair (`joint`) are left out. Cached per entity without exclusions."""
+    cached = facts.neighbour_cache.get(entity_id)
+    if cached is None:
+        cached = Counter()
+        for pid in facts.passages_of.get(entity_id, ())[:NEIGHBOUR_PASSAGES]:
+            cached.update(facts.entities_of.get(pid, ()))
+        del cached[entity_id]
+        facts.neighbour_cache[entity_id] = cached
+    if not joint:
+        return cached
+    out = Counter(cached)
+    for pid in joint:
+        if pid in facts.passages_of.get(entity_id, ())[:NEIGHBOUR_PASSAGES]:
+            out.subtract(facts.entities_of.get(pid, ()))
+    return +out
+
+
+def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_names: set[str], rule: str,
+          names_of: dict[int, str]) -> Evidence:  # fmt: skip
+    """The likelihood that entities `left` and `right` are one thing."""
+    weights = calibration()["weights"]
+    joint = set(facts.passages_of.get(left, ())) & set(facts.passages_of.get(right, ()))
+    defined = contrasted = None
+    for pid in sorted(joint):
+        text = facts.text_of.get(pid, "")
+        if defines(text, left_names, right_names):
+            defined = defined or str(pid)
+        else:
+            contrasted = contrasted or str(pid)
+    pattern = pattern_of(rule, defined is not None)
+    base, answered = prior(pattern, facts.answers)
+    n_left = neighbours(facts, left, joint)
+    n_right = neighbours(facts, right, joint)
+    small, large = (n_left, n_right) if len(n_left) <= len(n_right) else (n_right, n_left)
+    shared = [e for e in small if e in large and e != left and e != right]
+    score = 0.0
+    shown: tuple[str, ...] = ()
+    if shared:
+        rare = {e: facts.rarity(e) for e in shared}
+        total = min(facts.rarity_sum(left, n_left, joint), facts.rarity_sum(right, n_right, joint))
+        score = min(1.0, sum(rare.values()) / total) if total else 0.0
+        named = sorted((e for e in rare if rare[e] >= weights["rare_at"]), key=lambda e: (-rare[e], names_of.get(e, "")))
+        shown = tuple(names_of.get(e, f"#{e}") for e in named)
+    sources_left = {facts.source_of.get(p) for p in facts.passages_of.get(left, ()) if p not in joint} - {None, ""}
+    sources_right = {facts.source_of.get(p) for p in facts.passages_of.get(right, ()) if p not in joint} - {None, ""}
+    shared_sources = len(sources_left & sources_right)
+    counts = sorted((facts.frequency.get(left, 0), facts.frequency.get(right, 0)))
+    rare_variant = counts[0] <= 2 and counts[1] >= 10 * max(1, counts[0])  # a typo is rare beside its original
+    x = (
+        weights["neighbours"] * score
+        + (weights["rare_variant"] if rare_variant else 0.0)
+        + (weights["contrasted"] if contrasted and not defined else 0.0)
+        + (weights["shared_source"] if shared_sources else 0.0)
+        + (weights["no_neighbours"] if not n_left or not n_right else 0.0)
+    )
+    return Evidence(
+        pattern=pattern,
+        likelihood=round(sigmoid(logit(base) + x), 4),
+        logit=round(x, 4),
+        shared_neighbours=shown,
+        neighbour_score=round(score, 4),
+        shared_sources=shared_sources,
+        rare_variant=rare_variant,
+        defined_in=defined,
+        contrasted_in=None if defined else contrasted,
+        prior=round(base, 4),
+        answered=answered,
+    )
+
+
+def defines(text: str, left: set[str], right: set[str]) -> bool:
+    """One spelling given as the other in parentheses, or with aka / also known as / short for."""
+    for a_names, b_names in ((left, right), (right, left)):
+        for a in a_names:
+            for b in b_names:
+                if re.search(rf"{re.escape(a)}\s*\(\s*{re.escape(b)}\s*[),;]", text) or re.search(
+                    rf"{re.escape(a)},?\s+(?:aka|a\.k\.a\.|also known as|short for|or)\s+{re.escape(b)}\b", text
+                ):
+                    return True
+    return False
+
+
+MIN_LIKELIHOOD = 0.3  # below this a question is more than twice as likely wrong as right: not asked
+CERTAIN_NEIGHBOURS = 2  # identical merge keys fold unasked only when both names share this many rare neighbours
+
+
+def is_certain(found: Evidence) -> bool:
+    """A fold verdict is applied unasked only when the two spellings keep the same rare company."""
+    return len(found.shared_neighbours) >= CERTAIN_NEIGHBOURS and not found.contrasted_in
