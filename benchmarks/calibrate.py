@@ -140,7 +140,7 @@ def main() -> int:
         print(f"  weight {f:20} {v:+.3f}")
     if args.write:
         current = json.loads(evidence.CALIBRATION.read_text(encoding="utf-8"))
-        current["priors"], current["weights"] = table, {**weights, "rare_at": current["weights"]["rare_at"]}
+        current["priors"], current["weights"] = table, weights
         evidence.CALIBRATION.write_text(json.dumps(current, indent=2) + "\n", encoding="utf-8")
     return 0
 

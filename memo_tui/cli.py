@@ -352,7 +352,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
             tally("all questions", found.asks),
             f"questions per 1000 entities: {found.questions_per_1000_entities} "
             f"({found.questions} for {found.entities})",
-            f"conflicts per 1000 passages: {found.conflicts_per_1000_passages} ({found.conflicts} for {found.passages})",
+            f"conflicts per 1000 passages: {found.conflicts_per_1000_passages} "
+            f"({found.conflicts} for {found.passages})",
             f"labelled same-pairs folded or asked: {found.surfaced_share} "
             f"({found.same_surfaced} of {found.same_labelled} in this store)",
         ]

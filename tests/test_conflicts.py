@@ -95,13 +95,14 @@ def test_each_kind_of_conflict_is_found_and_look_alikes_are_not(story):
 
 def test_the_reason_says_what_differs(story):
     by_rule = {f.rule: f.reason for f in find_conflicts(NS)}
-    assert by_rule["differs-number"] == "a number differs: 30 → 60"
+    assert by_rule["differs-number"] == "a value changed: 30 → 60"
     assert "adds a negation: no" in by_rule["differs-negation"]
     assert differing_words(STORY[0].text, STORY[1].text) == (["30"], ["60"])
 
 
 def test_the_pass_queues_memory_questions_beside_capped_entity_questions(story):
-    ingest_records(NS, [PassageRecord("e", "Kubernetes, Kubernets, Postgres and PostgreSQL.", "x")])
+    names = ["Claude Code runs the suite.", "ClaudeCode runs the linter.", "Grafana Labs ships Grafana."]
+    ingest_records(NS, [PassageRecord(f"e{i}", text, "x") for i, text in enumerate(names)])
     report = resolve(NS, cap=0)
     assert report.queued == 0 and report.deferred > 0  # no room for entity questions
     assert (report.contradictions_queued, report.duplicates_queued) == (4, 1)

@@ -7,8 +7,17 @@ fixed global order. Every proposed pair is then verified exactly.
 
 - duplicate: >= 8 words each, different sources, 3-gram Jaccard >= 0.75;
 - contradiction: near-duplicates once numbers are masked and negations dropped, naming the same
-  entities, whose words differ in a number, date or version, or in a negation; or two values of a
-  single-valued predicate for one subject; or declared with `"contradicts": [ids]`.
+  entities, whose words differ only in a value (a number, a measure, a plain version) or in a
+  negation; or two values of a single-valued predicate for one subject; or declared with
+  `"contradicts": [ids]`; or a `Revert "..."` passage and the passage it names.
+
+Templates are not conflicts. Ids, hashes, dates and package versions inside a name
+(`antchain-ak-16850fb7…`, `cloudauth20200618`, `libxrandr 2:1.3.1-2`) are not values; passages whose
+other words differ (another package, another subject) do not contradict each other; a family of
+three or more passages on one masked template is a series (a timeline of updates, or a generated
+listing), worth at most one finding; two updates where the newer starts from the older's value
+(`from 4.2.0 to 5.0.0` / `from 5.0.0 to 6.0.0`) are a timeline. Entities named by a large share of
+the passages (sign-offs, link texts) give no impact.
 """
 
 from __future__ import annotations
@@ -38,6 +47,12 @@ SINGLE_VALUED = ("owned_by", "owner", "version", "status", "lead", "located_in")
 NEGATIONS = frozenset({"not", "never", "no", "none", "nobody", "cannot", "deprecated", "removed", "disabled"})
 PARALLEL_MIN = 5000  # live passages from which the two searches run in two processes
 PASSAGE_KINDS = ("duplicate", "contradiction")
+FAMILY = 3  # passages on one template from which they are a series, not a pair
+BOILERPLATE_SHARE = 0.01  # an entity named by more than this share of live passages gives no impact
+# A value: a number, a decimal or a plain version, with an optional unit (30, 1.5, 60s, 10ms, 4.2.0, 15%)
+_VALUE = re.compile(r"^v?\d+(?:[.,]\d+)*(?:%|[a-z]{1,3})?$")
+_DATE = re.compile(r"^(?:19|20)\d{2}(?:[-/.]?\d{2}){2}$")  # 20150928, 2015-09-28
+_REVERT = re.compile(r'^\s*Revert\s+["“](.+?)["”]\s*$', re.MULTILINE)
 
 WORD = re.compile(r"\w+(?:[.'’:/-]\w+)*")
 NUMBER = "0"
@@ -185,17 +200,35 @@ def find_conflicts(namespace: str) -> list[Finding]:
     named = _entities_of(namespace)
     counts = Counter(eid for eids in named.values() for eid in eids)
     dup_pairs, near = _pairs([p.text for p in passages])
+    candidates = sorted(set(dup_pairs) | set(near))
+    family = _families(candidates)
     findings: dict[frozenset[int], Finding] = {}
-    for i, j in sorted(set(dup_pairs) | set(near)):
+    series: dict[int, list[Finding]] = defaultdict(list)  # family root -> its findings
+    for i, j in candidates:
         finding = _classify(passages[i], passages[j], named, dup_pairs.get((i, j)), near.get((i, j)))
-        if finding is not None:
+        if finding is None:
+            continue
+        members = family[i]
+        if len(members) >= FAMILY:
+            series[members[0]].append(finding)
+        else:
             findings[frozenset((finding.left, finding.right))] = finding
+    for members_findings in series.values():
+        # a series: its repeats are one finding (the newest pair); its changing values are a timeline
+        repeats = [f for f in members_findings if f.kind == "duplicate"]
+        if repeats:
+            by_id = {p.id: p for p in passages}
+            newest = max(repeats, key=lambda f: (by_id[f.right].created_at, f.right, by_id[f.left].created_at, f.left))
+            size = len({x for f in members_findings for x in (f.left, f.right)})
+            newest.reason = f"{newest.reason}; one of {size} near-identical passages"
+            findings[frozenset((newest.left, newest.right))] = newest
     by_id = {p.id: p for p in passages}
-    for finding in _declared(passages) + _single_valued_conflicts(namespace, by_id):
-        findings.setdefault(frozenset((finding.left, finding.right)), finding)
+    for finding in _declared(passages) + _reverts(passages) + _single_valued_conflicts(namespace, by_id):
+        findings[frozenset((finding.left, finding.right))] = finding
+    boilerplate = max(20, BOILERPLATE_SHARE * len(passages))
     for finding in findings.values():
         shared = named.get(finding.left, set()) & named.get(finding.right, set())
-        finding.impact = max((counts[eid] for eid in shared), default=0)
+        finding.impact = max((counts[eid] for eid in shared if counts[eid] <= boilerplate), default=1)
         finding.left_name, finding.right_name = by_id[finding.left].external_id, by_id[finding.right].external_id
     return sorted(findings.values(), key=lambda f: (f.kind != "contradiction", -f.impact, -f.score, f.left, f.right))
 
@@ -226,25 +259,80 @@ def _ordered(a: _Live, b: _Live) -> tuple[_Live, _Live]:
     return (a, b) if (a.created_at, a.id) <= (b.created_at, b.id) else (b, a)
 
 
+def is_value(word: str) -> bool:
+    """A number that can be a value: not a date, a hash, an id or a package version."""
+    return bool(_VALUE.match(word)) and not _DATE.match(word.replace(",", ""))
+
+
 def _classify(a: _Live, b: _Live, named, duplicate: float | None, near: float | None) -> Finding | None:
     left, right = _ordered(a, b)
     if near is not None:
         ents_l, ents_r = named.get(left.id, set()), named.get(right.id, set())
         if ents_l and ents_r and jaccard(ents_l, ents_r) >= SAME_ENTITIES:
-            only_left, only_right = differing_words(left.text, right.text)
-            numbers = [w for w in only_left + only_right if any(ch.isdigit() for ch in w)]
-            negations = [w for w in only_left + only_right if _is_negation(w)]
-            if numbers:
-                what = f"{' '.join(only_left) or '—'} → {' '.join(only_right) or '—'}"
-                return Finding("contradiction", left.id, right.id, near, "differs-number", f"a number differs: {what}")
-            if negations:
-                said = "adds" if any(_is_negation(w) for w in only_right) else "drops"
-                reason = f"the newer passage {said} a negation: {', '.join(negations)}"
-                return Finding("contradiction", left.id, right.id, near, "differs-negation", reason)
+            finding = _contradiction(left, right, near)
+            if finding is not None:
+                return finding
     if duplicate is not None and (left.source or "") != (right.source or ""):
         reason = f"{duplicate:.0%} of their word 3-grams are shared; sources {left.source} and {right.source}"
         return Finding("duplicate", left.id, right.id, duplicate, "duplicate-3gram", reason)
     return None
+
+
+def _contradiction(left: _Live, right: _Live, near: float) -> Finding | None:
+    """One subject, another value: every word that differs is a value or a negation."""
+    only_left, only_right = differing_words(left.text, right.text)
+    changed = only_left + only_right
+    negated = "no" in changed  # "no longer" is one negation
+    if not changed or not all(is_value(w) or _is_negation(w) or (negated and w == "longer") for w in changed):
+        return None  # another name, id, date or subject differs too: not the same statement
+    if any(is_value(w) for w in changed):
+        if set(only_left) & set(words(right.text)) or set(only_right) & set(words(left.text)):
+            return None  # the newer starts from the older's value: a timeline of updates
+        what = f"{' '.join(only_left) or '—'} → {' '.join(only_right) or '—'}"
+        return Finding("contradiction", left.id, right.id, near, "differs-number", f"a value changed: {what}")
+    said = "adds" if any(_is_negation(w) for w in only_right) else "drops"
+    reason = f"the newer passage {said} a negation: {', '.join(changed)}"
+    return Finding("contradiction", left.id, right.id, near, "differs-negation", reason)
+
+
+def _families(pairs: list[tuple[int, int]]) -> dict[int, list[int]]:
+    """Connected groups of look-alike passages (by position), each as a sorted member list."""
+    parent: dict[int, int] = {}
+
+    def root(x: int) -> int:
+        while parent.get(x, x) != x:
+            parent[x] = parent.get(parent[x], parent[x])
+            x = parent[x]
+        return x
+
+    for i, j in pairs:
+        ri, rj = root(i), root(j)
+        if ri != rj:
+            parent[max(ri, rj)] = min(ri, rj)
+    groups: dict[int, list[int]] = defaultdict(list)
+    for x in sorted({x for pair in pairs for x in pair}):
+        groups[root(x)].append(x)
+    return {x: members for members in groups.values() for x in members}
+
+
+def _reverts(passages: list[_Live]) -> list[Finding]:
+    """`Revert "subject"` negates the passage whose first line is that subject."""
+    by_title: dict[str, list[_Live]] = defaultdict(list)
+    reverting = []
+    for p in passages:
+        title = p.text.strip().split("\n", 1)[0].strip()
+        by_title[title].append(p)
+        match = _REVERT.match(title)
+        if match:
+            reverting.append((p, match.group(1).strip()))
+    out = []
+    for p, title in reverting:
+        for original in by_title.get(title, ()):
+            if original.id != p.id:
+                left, right = _ordered(original, p)
+                reason = f"{p.external_id} reverts {original.external_id}"
+                out.append(Finding("contradiction", left.id, right.id, 1.0, "revert", reason))
+    return out
 
 
 def _declared(passages: list[_Live]) -> list[Finding]:

@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
@@ -29,6 +28,9 @@ from pathlib import Path
 
 CALIBRATION = Path(__file__).with_name("calibration.json")
 PSEUDO_ANSWERS = 10  # how many of this store's answers weigh as much as the labelled prior
+RARE_SHARE = 0.01  # a neighbour named by at most this share of live passages is rare
+# rules about two spellings of one word, where a rare spelling beside a common one looks like a typo
+SPELLING_RULES = frozenset({"edit-distance", "trigrams", "plural", "prefix", "same-merge-key", "accents"})
 NEIGHBOUR_PASSAGES = 200  # passages per name looked at for neighbours (a hub is sampled, by id)
 
 
@@ -59,21 +61,26 @@ class StoreFacts:
     answers: dict[str, tuple[int, int]] = field(default_factory=dict)  # pattern -> (merged, answered)
     neighbour_cache: dict[int, Counter] = field(default_factory=dict)
     _rarity_sums: dict[int, float] = field(default_factory=dict)
-
-    @property
-    def live(self) -> int:
-        return max(1, len(self.entities_of))
+    _rarity: dict[int, float] = field(default_factory=dict)
 
     def rarity(self, entity_id: int) -> float:
-        return math.log(self.live / max(1, self.frequency.get(entity_id, 1)))
+        """log(live passages / passages naming it): 0 for a name in every passage."""
+        if not self._rarity:
+            live = max(1, len(self.entities_of))
+            self._rarity.update((e, math.log(live / n)) for e, n in self.frequency.items())
+        return self._rarity.get(entity_id, 0.0)
 
-    def rarity_sum(self, entity_id: int, neighbours: Counter, joint: set[int]) -> float:
-        if joint:
-            return sum(map(self.rarity, neighbours))
+    def is_rare(self, entity_id: int) -> bool:
+        """Named by at most 1% of the live passages (at least 2): a neighbour worth sharing."""
+        return self.frequency.get(entity_id, 0) <= max(2, RARE_SHARE * len(self.entities_of))
+
+    def rarity_sum(self, entity_id: int, neighbours: Counter, lost: set[int]) -> float:
+        self.rarity(entity_id)  # fills the table
+        table = self._rarity
         total = self._rarity_sums.get(entity_id)
         if total is None:
-            total = self._rarity_sums[entity_id] = sum(map(self.rarity, neighbours))
-        return total
+            total = self._rarity_sums[entity_id] = sum(map(table.__getitem__, neighbours))
+        return total - sum(table[e] for e in lost if e in neighbours)
 
 
 @dataclass(frozen=True)
@@ -100,7 +107,9 @@ class Evidence:
         if self.shared_neighbours:
             shown = ", ".join(self.shared_neighbours[:3])
             more = len(self.shared_neighbours) - 3
-            parts.append(f"shares {len(self.shared_neighbours)} rare neighbours: {shown}{f' +{more}' if more > 0 else ''}")
+            parts.append(
+                f"shares {len(self.shared_neighbours)} rare neighbours: {shown}{f' +{more}' if more > 0 else ''}"
+            )
         elif not self.defined_in:
             parts.append("no rare neighbour in common")
         if self.rare_variant:
@@ -129,9 +138,9 @@ def prior(pattern: str, answers: dict[str, tuple[int, int]]) -> tuple[float, tup
     return (base * PSEUDO_ANSWERS + merged) / (PSEUDO_ANSWERS + answered), (merged, answered)
 
 
-def neighbours(facts: StoreFacts, entity_id: int, joint: set[int]) -> Counter:
-    """The names the entity's passages also name, with how many of its passages name each; passages
-    that name both sides of the pair (`joint`) are left out. Cached per entity without exclusions."""
+def neighbours(facts: StoreFacts, entity_id: int, joint: set[int]) -> tuple[Counter, set[int]]:
+    """The names the entity's passages also name (with how many of its passages name each), and
+    those that only passages naming both sides of the pair (`joint`) name: they do not count."""
     cached = facts.neighbour_cache.get(entity_id)
     if cached is None:
         cached = Counter()
@@ -140,12 +149,11 @@ def neighbours(facts: StoreFacts, entity_id: int, joint: set[int]) -> Counter:
         del cached[entity_id]
         facts.neighbour_cache[entity_id] = cached
     if not joint:
-        return cached
-    out = Counter(cached)
-    for pid in joint:
-        if pid in facts.passages_of.get(entity_id, ())[:NEIGHBOUR_PASSAGES]:
-            out.subtract(facts.entities_of.get(pid, ()))
-    return +out
+        return cached, set()
+    lost = Counter()
+    for pid in joint.intersection(facts.passages_of.get(entity_id, ())[:NEIGHBOUR_PASSAGES]):
+        lost.update(facts.entities_of.get(pid, ()))
+    return cached, {e for e, n in lost.items() if cached.get(e, 0) <= n}
 
 
 def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_names: set[str], rule: str,
@@ -162,23 +170,27 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
             contrasted = contrasted or str(pid)
     pattern = pattern_of(rule, defined is not None)
     base, answered = prior(pattern, facts.answers)
-    n_left = neighbours(facts, left, joint)
-    n_right = neighbours(facts, right, joint)
+    n_left, lost_left = neighbours(facts, left, joint)
+    n_right, lost_right = neighbours(facts, right, joint)
     small, large = (n_left, n_right) if len(n_left) <= len(n_right) else (n_right, n_left)
-    shared = [e for e in small if e in large and e != left and e != right]
+    lost = lost_left | lost_right | {left, right}
+    shared = [e for e in small if e in large and e not in lost]
     score = 0.0
     shown: tuple[str, ...] = ()
     if shared:
         rare = {e: facts.rarity(e) for e in shared}
-        total = min(facts.rarity_sum(left, n_left, joint), facts.rarity_sum(right, n_right, joint))
+        # shared rarity over the geometric mean of both sides' totals: a hub shares something with
+        # everything, so its many neighbours weigh against it
+        total = math.sqrt(facts.rarity_sum(left, n_left, lost_left) * facts.rarity_sum(right, n_right, lost_right))
         score = min(1.0, sum(rare.values()) / total) if total else 0.0
-        named = sorted((e for e in rare if rare[e] >= weights["rare_at"]), key=lambda e: (-rare[e], names_of.get(e, "")))
+        named = sorted((e for e in rare if facts.is_rare(e)), key=lambda e: (-rare[e], names_of.get(e, "")))
         shown = tuple(names_of.get(e, f"#{e}") for e in named)
     sources_left = {facts.source_of.get(p) for p in facts.passages_of.get(left, ()) if p not in joint} - {None, ""}
     sources_right = {facts.source_of.get(p) for p in facts.passages_of.get(right, ()) if p not in joint} - {None, ""}
     shared_sources = len(sources_left & sources_right)
     counts = sorted((facts.frequency.get(left, 0), facts.frequency.get(right, 0)))
-    rare_variant = counts[0] <= 2 and counts[1] >= 10 * max(1, counts[0])  # a typo is rare beside its original
+    # a typo is rare beside its original (for spelling rules only: a hub beside a rare longer name is not a typo)
+    rare_variant = rule in SPELLING_RULES and counts[0] <= 2 and counts[1] >= 10 * max(1, counts[0])
     x = (
         weights["neighbours"] * score
         + (weights["rare_variant"] if rare_variant else 0.0)
@@ -201,19 +213,42 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
     )
 
 
+_DEFINING_WORDS = ("aka ", "a.k.a. ", "also known as ", "short for ", "or ")
+
+
 def defines(text: str, left: set[str], right: set[str]) -> bool:
-    """One spelling given as the other in parentheses, or with aka / also known as / short for."""
+    """One spelling followed by the other in parentheses (`Model Context Protocol (MCP)`), or
+    with aka / also known as / short for / or."""
     for a_names, b_names in ((left, right), (right, left)):
         for a in a_names:
-            for b in b_names:
-                if re.search(rf"{re.escape(a)}\s*\(\s*{re.escape(b)}\s*[),;]", text) or re.search(
-                    rf"{re.escape(a)},?\s+(?:aka|a\.k\.a\.|also known as|short for|or)\s+{re.escape(b)}\b", text
-                ):
-                    return True
+            at = text.find(a)
+            while at >= 0:
+                rest = text[at + len(a) :].lstrip(" ,")
+                if rest.startswith("("):
+                    inner = rest[1:].lstrip()
+                    if any(inner.startswith(b) and inner[len(b) : len(b) + 1].strip() in ("", ")", ",", ";")
+                           for b in b_names):  # fmt: skip
+                        return True
+                for word in _DEFINING_WORDS:
+                    if rest.startswith(word) and any(rest[len(word) :].startswith(b) for b in b_names):
+                        return True
+                at = text.find(a, at + 1)
     return False
 
 
+def reachable(rule: str, joint: bool, answers: dict[str, tuple[int, int]]) -> bool:
+    """Whether any evidence could lift a question of this rule to MIN_LIKELIHOOD: without a passage
+    naming both (which may define one by the other), the most the facts add is every positive weight."""
+    if joint:
+        return True
+    lift = sum(max(0.0, w) for w in calibration()["weights"].values())
+    return sigmoid(logit(prior(rule, answers)[0]) + lift) >= MIN_LIKELIHOOD
+
+
 MIN_LIKELIHOOD = 0.3  # below this a question is more than twice as likely wrong as right: not asked
+# Nor is a question whose expected yield (likelihood x log2(1 + impact)) is below this: a pair of
+# names seen once each must be likelier than 0.6 to be worth a reviewer's time, a pair seen 3 times 0.3.
+MIN_YIELD = 0.6
 CERTAIN_NEIGHBOURS = 2  # identical merge keys fold unasked only when both names share this many rare neighbours
 
 

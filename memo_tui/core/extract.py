@@ -13,7 +13,15 @@ from typing import NamedTuple
 
 from memo_tui.core.keys import identity_key
 
-WEIGHTS = {"declared": 4.0, "tag": 3.0, "heading": 3.0, "backtick": 3.0, "identifier": 2.0, "capitalised": 1.0}
+WEIGHTS = {
+    "declared": 4.0,
+    "tag": 3.0,
+    "heading": 3.0,
+    "backtick": 3.0,
+    "identifier": 2.0,
+    "capitalised": 1.0,
+    "prose": 1.0,  # a known name written in lowercase or kebab-case in running text (spellings.py)
+}
 
 
 class Extracted(NamedTuple):
@@ -46,7 +54,8 @@ _HEADING = re.compile(r"^ {0,3}#{1,6}[ \t]+(.+?)[ \t]*#*[ \t]*$", re.MULTILINE)
 _BACKTICK = re.compile(r"(?<!`)`([^`\n]{1,80})`(?!`)")
 _FENCE = re.compile(r"^ {0,3}(```|~~~).*?^ {0,3}\1[^\n]*$", re.MULTILINE | re.DOTALL)
 _URL = re.compile(r"\b(?:https?|ftp)://\S+|\bwww\.\S+|\b[\w.+-]+@[\w-]+\.[\w.-]+")
-_HANDLE = re.compile(r"(?<![\w@/.])@[a-z][\w-]*\w(?![\w/@])")  # @dana; @Dana Smith is a capitalised run
+# @dana; @Dana Smith is a capitalised run; `my @debian.org address` is half an e-mail address
+_HANDLE = re.compile(r"(?<![\w@/.])@[a-z][\w-]*\w(?![\w/@]|\.\w)")
 _SCOPED = re.compile(r"(?<![\w@/])@[a-z0-9][\w.-]*/[\w.-]*\w")
 _PATH = re.compile(r"(?<![\w/@.-])(?:\.{0,2}/)?[A-Za-z_][\w.-]*(?:/[\w.-]*\w)+(?![\w/])")
 _DOTTED = re.compile(r"(?<![\w.@])[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+(?![\w])")
@@ -80,6 +89,32 @@ FUNCTION_WORDS = frozenset(
 )
 # Words that start sentences but rarely names: trimmed only as the first word of a sentence
 # ("Updated Postgres" -> "Postgres"), so that "New York" in mid-sentence stays whole.
+# The verbs that open commit messages, changelog entries and to-do items ("Bump Standards-Version",
+# "Fix SQL", "Add JSONField"): a closed class of imperative verbs, with their -s, -ed and -ing forms.
+COMMIT_VERBS = """
+    add adjust allow apply avoid backport bump build call change check clean cleanup close convert correct
+    create declare define delete depend deprecate disable document drop enable ensure exclude expose extend
+    fix handle ignore implement import improve include install introduce keep make mark merge migrate move
+    note prefer prevent provide pull push raise re-enable rebuild refactor refresh regenerate release reload
+    remove rename reorder replace require restore retry return revert rework rewrite run set ship show
+    simplify skip sort split start stop support switch sync test tidy try turn tweak unify update upgrade
+    upload use validate write
+""".split()
+
+
+def _inflections(verbs: list[str]) -> frozenset[str]:
+    out = set()
+    for verb in verbs:
+        stem = verb[:-1] if verb.endswith("e") else verb
+        out.update(
+            (verb, verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z")) else "s"), stem + "ed", stem + "ing")
+        )
+        if len(verb) <= 4 and verb[-1] in "bdgmnpt" and verb[-2] in "aeiou" and verb[-3] not in "aeiou":
+            out.update((verb + verb[-1] + "ed", verb + verb[-1] + "ing"))  # dropped, stopping, shipped
+    return frozenset(out)
+
+
+OPENING_VERBS = _inflections(COMMIT_VERBS)  # trimmed from the start of a sentence only: "Ship" is a name
 STOP_WORDS = FUNCTION_WORDS | frozenset(
     """
     let lets let's update updated fixed added removed see use used using step steps first next last new old
@@ -90,6 +125,7 @@ _ALWAYS_SKIP = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april june july august "
     "september october november december i todo fixme tbd ok".split()
 )
+_GIVEN_NAMES = frozenset(("Will", "May"))  # function words that are also given names
 _SLASH_WORDS = frozenset(
     "and/or either/or he/she his/her him/her s/he yes/no on/off read/write input/output w/o".split()
 )
@@ -180,6 +216,8 @@ def _code_name(span: str) -> str | None:
 def _is_path(candidate: str) -> bool:
     if candidate.casefold() in _SLASH_WORDS or "//" in candidate:
         return False
+    if candidate[:2].casefold() in ("w/", "b/", "c/") and candidate.count("/") == 1:
+        return False  # w/postgres, b/c: shorthand for "with", "because", not a path
     segments = [s for s in candidate.split("/") if s and s not in (".", "..")]
     return len(segments) >= 2 and not all(s.isdigit() for s in segments)
 
@@ -222,9 +260,11 @@ def _add_capitalised_run(text: str, match: re.Match[str], add, in_heading: bool)
 def _add_words(words: list[str], at_sentence_start: bool, add, in_heading: bool = False) -> None:
     first = words[0] if words else ""
     # Trim from the start: any stop word opening a sentence, then function words and bare numbers.
-    if words and at_sentence_start and words[0].casefold() in STOP_WORDS:
+    if words and at_sentence_start and (words[0].casefold() in STOP_WORDS or words[0].casefold() in OPENING_VERBS):
         words.pop(0)
     while words and (words[0].casefold() in FUNCTION_WORDS or words[0][0].isdigit()):
+        if not at_sentence_start and words[0] in _GIVEN_NAMES and len(words) > 1:
+            break  # a modal is not capitalised mid-sentence: "thanks to Will McGugan" names a person
         words.pop(0)
     while words and words[-1].casefold() in STOP_WORDS:
         words.pop()

@@ -23,6 +23,7 @@ from memo_tui.core.links import Linker, weights_of
 from memo_tui.core.models import Mention, Passage, Relation, bump_version, db, utcnow
 from memo_tui.core.passages import retire
 from memo_tui.core.sources import PassageRecord, SourceFile, walk
+from memo_tui.core.spellings import KnownSpellings
 
 CHUNK = 500
 PARALLEL_MIN = 5000
@@ -101,6 +102,7 @@ class PassageWriter:
         self.namespace = namespace
         self.report = report
         self.entities = EntityCache(namespace)
+        self.known = KnownSpellings(known_keys(namespace))
         self.linker = Linker()
         self._passages = Inserter(
             Passage,
@@ -149,6 +151,8 @@ class PassageWriter:
                 continue
             live[record.external_id] = (None, record.text, declared)
             todo.append((record, found, declared))
+        with_prose = self._with_prose([(record.text, found) for record, found, _ in todo])
+        todo = [(record, found, declared) for (record, _, declared), found in zip(todo, with_prose, strict=True)]
         self._prepare_entities([found for _, found, _ in todo])
         live = self._live_passages([record.external_id for record, _, _ in todo])
         mention_rows: list[tuple] = []
@@ -192,6 +196,9 @@ class PassageWriter:
         for model in (Mention, Relation):
             for start in range(0, len(ids), CHUNK):
                 model.delete().where(model.passage.in_(ids[start : start + CHUNK])).execute()
+        extracted = self._with_prose(
+            [(record.text, found) for (_, record), found in zip(passages, extracted, strict=True)]
+        )
         self._prepare_entities(extracted)
         mention_rows = [
             row for (pid, _), found in zip(passages, extracted, strict=True) for row in self._mention_rows(pid, found)
@@ -201,6 +208,11 @@ class PassageWriter:
         self._relations.many(relation_rows)
         self.report.mentions += len(mention_rows)
         self.report.relations += len(relation_rows)
+
+    def _with_prose(self, texts: list[tuple[str, list[Extracted]]]) -> list[list[Extracted]]:
+        """Each passage's mentions plus the prose spellings of names known so far (this chunk's too)."""
+        self.known.add(m.key for _, found in texts for m in found)
+        return [found + self.known.mentions(text, found) for text, found in texts]
 
     def _prepare_entities(self, extracted: list[list[Extracted]]) -> None:
         """Look up (or create) every entity these mentions need in one go; a declared type wins."""
@@ -249,6 +261,15 @@ class PassageWriter:
                 src, dst = self.entities[src_key], self.entities[dst_key]
                 rows.append((src, rel["predicate"], dst, src_key, dst_key, passage_id, rel["confidence"], True))
         return rows
+
+
+def known_keys(namespace: str) -> list[str]:
+    """Identity keys of the namespace's entities and aliases, for prose spellings."""
+    from memo_tui.core.models import Alias, Entity
+
+    rows = Entity.select(Entity.identity_key).where(Entity.namespace == namespace).tuples()
+    aliases = Alias.select(Alias.identity_key).where(Alias.namespace == namespace).tuples()
+    return [key for (key,) in rows] + [key for (key,) in aliases]
 
 
 def extract_chunks(chunks: list[list[PassageRecord]]) -> Iterator[list[list[Extracted]]]:

@@ -257,8 +257,12 @@ def _add_likelihood() -> None:
     migrate(
         *(
             migrator.add_column(Question._meta.table_name, name, field)
-            for name, field in (("pattern", Question.pattern), ("likelihood", Question.likelihood),
-                                ("evidence", Question.evidence), ("priority", Question.priority))
+            for name, field in (
+                ("pattern", Question.pattern),
+                ("likelihood", Question.likelihood),
+                ("evidence", Question.evidence),
+                ("priority", Question.priority),
+            )
             if name not in have
         )
     )

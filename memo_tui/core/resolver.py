@@ -13,13 +13,12 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 
-from memo_tui.core import decisions
-from memo_tui.core.blocking import EditPairs, other_pairs
-from memo_tui.core.conflicts import queue_conflicts
-from memo_tui.core import evidence
-from memo_tui.core.evidence import Evidence, StoreFacts
 from peewee import fn
 
+from memo_tui.core import decisions, evidence
+from memo_tui.core.blocking import EditPairs, other_pairs
+from memo_tui.core.conflicts import queue_conflicts
+from memo_tui.core.evidence import Evidence, StoreFacts
 from memo_tui.core.models import Alias, Entity, KeepApart, Mention, Passage, Question, db, utcnow
 from memo_tui.core.rules import Name, Verdict, judge_pair
 
@@ -38,7 +37,7 @@ class PassReport:
     skipped_settled: int = 0
     already_queued: int = 0
     moot: int = 0
-    unlikely: int = 0  # asked by a rule, but too unlikely to be the same to spend a reviewer's time on
+    unlikely: int = 0  # asked by a rule, but too unlikely (or too small a change) to spend a reviewer's time on
     not_certain: int = 0  # identical merge keys that were asked instead of folded: too little evidence
     duplicates_queued: int = 0  # memory questions, admitted beside the capped entity questions
     contradictions_queued: int = 0
@@ -212,11 +211,11 @@ def resolve(
         return None if evidence.is_certain(found) else found
 
     absorbed_into = _apply_folds(namespace, fold_edges, counts, settled, asks, report, dry_run, certain)
-    asks = [_weighed(q, weigh) for q in asks]
+    asks = [_weighed(q, weigh, facts) for q in asks]
     # a keep-apart decision on an entity folded in this pass now covers its canonical
     settled = {frozenset(absorbed_into[x].id if x in absorbed_into else x for x in pair) for pair in settled}
     asks = _follow_folds(asks, absorbed_into, counts, settled, pending, weigh)
-    likely = [q for q in asks if q.evidence.likelihood >= evidence.MIN_LIKELIHOOD]
+    likely = [q for q in asks if q.evidence.likelihood >= evidence.MIN_LIKELIHOOD and q.priority >= evidence.MIN_YIELD]
     report.unlikely = len(asks) - len(likely)
     _admit(namespace, likely, cap, report, dry_run)
     if not dry_run:
@@ -235,9 +234,14 @@ def _rank(name: Name, counts: dict[int, int]) -> tuple:
     return (-counts.get(name.id, 0), -len(name.name), -sum(ch.isupper() for ch in name.name), name.id)
 
 
-def _weighed(ask: Ask, weigh) -> Ask:
+def _weighed(ask: Ask, weigh, facts: StoreFacts) -> Ask:
     if ask.evidence is not None:
         return ask
+    left, right = facts.passages_of.get(ask.left.id, ()), facts.passages_of.get(ask.right.id, ())
+    joint = bool(set(left).intersection(right))
+    if not evidence.reachable(ask.verdict.rule, joint, facts.answers):  # no fact could make it worth asking
+        prior = evidence.prior(ask.verdict.rule, facts.answers)[0]
+        return Ask(ask.left, ask.right, ask.verdict, ask.impact, Evidence(ask.verdict.rule, prior, 0.0, prior=prior))
     return Ask(ask.left, ask.right, ask.verdict, ask.impact, weigh(ask.left, ask.right, ask.verdict.rule))
 
 
@@ -385,7 +389,9 @@ def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_ru
         (Question.namespace == namespace) & (Question.kind == "entity_pair") & (Question.status == "pending")
     )
     slots = max(0, cap - waiting.count())
-    asks.sort(key=lambda q: (-q.priority, -q.evidence.likelihood, min(q.left.id, q.right.id), max(q.left.id, q.right.id)))
+    asks.sort(
+        key=lambda q: (-q.priority, -q.evidence.likelihood, min(q.left.id, q.right.id), max(q.left.id, q.right.id))
+    )
     admitted, report.deferred = asks[:slots], max(0, len(asks) - slots)
     report.queued = len(admitted)
     if dry_run or not admitted:

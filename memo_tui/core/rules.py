@@ -185,27 +185,31 @@ def _identical_merge_keys(a: Name, b: Name, note: str) -> Verdict:
         )
     if a.type and b.type and a.type != b.type:
         return Verdict("ask", 0.8, "types-differ", f"same spelling, but declared as {a.type} and {b.type}")
-    if a.key != b.key and a.key.casefold() == b.key.casefold():
-        caps = [n for n in (a, b) if _all_capitals(n.key)]
-        if len(caps) == 1:
-            return Verdict("ask", 0.75, "case-acronym", f"'{caps[0].key}' may be an acronym of its own{note}")
-        lower = [n for n in (a, b) if n.key == n.key.casefold()]
-        if lower and len(lower[0].words) == 1 and is_common_word(lower[0].key):
-            return Verdict("ask", 0.7, "case-common-word", f"'{lower[0].key}' is also a common word{note}")
-    if a.code or b.code or a.marks != b.marks:
+    lowercase = a.key == a.key.casefold() and b.key == b.key.casefold()
+    if a.code or b.code or a.marks != b.marks or (lowercase and a.key != b.key):
+        # (two lowercase spellings that differ in a space or hyphen are commands or packages:
+        # `cryptsetup reencrypt` / `cryptsetup-reencrypt`)
         # `OnConflict` / `on_conflict`, `Model.select` / `ModelSelect`, `fs/dax` / `FS_DAX`: in code, the
         # punctuation and the case are part of the name, and the two are often different objects
         return Verdict(
             "ask", 0.6, "same-letters-code", f"the same letters, but spelled as different code identifiers{note}"
         )
+    caps = [n for n in (a, b) if _all_capitals(n.key)]
+    if len(caps) == 1:  # SHIP / Ship, ACME GATEWAY / Acme-Gateway
+        return Verdict("ask", 0.75, "case-acronym", f"'{caps[0].key}' may be an acronym of its own{note}")
+    if a.key != b.key and a.key.casefold() == b.key.casefold():
+        lower = [n for n in (a, b) if n.key == n.key.casefold()]
+        if lower and len(lower[0].words) == 1 and is_common_word(lower[0].key):
+            return Verdict("ask", 0.7, "case-common-word", f"'{lower[0].key}' is also a common word{note}")
     if a.parts != b.parts:
         # the capitals or hyphens cut the name into other words: `ReAct` / `React`, `AgentS` / `Agents`;
         # when the plain spelling is an everyday word, the styled one is usually a product of its own
         plain = a if len(a.parts) < len(b.parts) else b
         if len(plain.parts) == 1 and zipf(plain.merge) >= EVERYDAY_WORD_ZIPF:
             return Verdict("ask", 0.65, "case-styled", f"'{plain.key}' is an everyday word; the other is styled{note}")
-    if a.key.casefold() == b.key.casefold() and (a.key == a.key.casefold()) != (b.key == b.key.casefold()):
-        # `openproject` / `OpenProject`: commands, modules and packages are written in lowercase
+    if (a.key == a.key.casefold()) != (b.key == b.key.casefold()):
+        # `openproject` / `OpenProject`, `dcache` / `D-cache`: commands, modules, packages and plain
+        # words are written in lowercase
         return Verdict("ask", 0.85, "case-lowercase", f"one spelling is all lowercase, as commands are written{note}")
     if _joined_vs_spaced(a, b):
         # `AgentMesh` / `Agent Mesh`: one word is often a product's name, the spaced words a phrase
@@ -315,7 +319,7 @@ def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
     """Rule 8: typos and near spellings (`memlom` / `memloom`, `Postgres` / `PostgreSQL`, `Mongo` / `MongoDB`)."""
     if not (a.spelling_eligible and b.spelling_eligible):
         return None
-    if _siblings(a, b):
+    if _siblings(a, b) or _longer_path(a, b):
         return None
     short, long = (a.merge, b.merge) if len(a.merge) <= len(b.merge) else (b.merge, a.merge)
     limit = 2 if len(short) >= 8 else 1
@@ -323,6 +327,8 @@ def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
     if distance > limit and limit == 1 and _one_swap(short, long):
         distance = 1  # an adjacent transposition is one typo (Micheal / Michael), though two Levenshtein edits
     if distance <= limit:
+        if _plural(a, b):
+            return _variant("plural", _similarity(short, long), f"one is the plural of the other{note}")
         plural = "s" if distance > 1 else ""
         return _variant(
             "edit-distance", _similarity(short, long), f"the spellings are {distance} edit{plural} apart{note}"
@@ -344,6 +350,17 @@ def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
     return None
 
 
+def _plural(a: Name, b: Name) -> bool:
+    """`Framework` / `Frameworks`, `tool/function` / `tools/functions`: the parts differ only by
+    trailing s or es."""
+    if len(a.parts) != len(b.parts):
+        return False
+    differ = [(x, y) for x, y in zip(a.parts, b.parts, strict=True) if x != y]
+    return bool(differ) and all(
+        (x + "s" == y or x + "es" == y or y + "s" == x or y + "es" == x) and min(len(x), len(y)) >= 3 for x, y in differ
+    )
+
+
 def _siblings(a: Name, b: Name) -> bool:
     """Names of the same shape that differ in one whole part: `get_id` / `set_id`, `scroll_x` /
     `scroll_y`, `requests.post` / `requests.put`, `Alibaba Cloud Ims` / `Sts`, `OpenAI` / `OpenAPI`,
@@ -358,6 +375,13 @@ def _siblings(a: Name, b: Name) -> bool:
         return len(a.parts) > 1 or min(len(x), len(y)) < 8
     # one typo in a part of three letters or more is a misspelling (`Jon Smith`, `config.yml`)
     return len(a.parts) > 1 and not (min(len(x), len(y)) >= 3 and Levenshtein.distance(x, y, score_cutoff=1) <= 1)
+
+
+def _longer_path(a: Name, b: Name) -> bool:
+    """`debian/control.in` / `debian/control.in/main`, `perf/x86/intel` / `perf/x86/intel/pt`: a path
+    and a path below it are two places."""
+    short, long = (a.key, b.key) if len(a.key) <= len(b.key) else (b.key, a.key)
+    return long.startswith(short) and long[len(short) : len(short) + 1] in ("/", ".", "_", "-") and "/" in long
 
 
 def _adds_a_word(a: Name, b: Name) -> bool:
