@@ -298,7 +298,8 @@ def cmd_queue(args: argparse.Namespace) -> int:
 
     items = pending(args.ns)
     lines = [
-        f"{q.id:>5}  {q.kind:<13} {q.left_name} / {q.right_name}  {q.rule} {q.score:.2f} impact {q.impact}"
+        f"{q.id:>5}  {q.kind:<13} {q.left_name} / {q.right_name}  {q.rule}  "
+        f"likely {q.likelihood:.2f}  impact {q.impact}"
         for q in items
     ]
     _print(args, [q.as_dict() for q in items], "\n".join(lines) or "nothing pending")
@@ -307,10 +308,16 @@ def cmd_queue(args: argparse.Namespace) -> int:
 
 @command("judge")
 def cmd_judge(args: argparse.Namespace) -> int:
+    from memo_tui.core.evidence import prior
     from memo_tui.core.rules import Name, judge_pair
 
     verdict = judge_pair(Name(None, args.a, args.type_a), Name(None, args.b, args.type_b))
-    _print(args, verdict.__dict__, f"{verdict.kind} ({verdict.score:.2f}, {verdict.rule}): {verdict.reason}")
+    text = f"{verdict.kind} ({verdict.score:.2f}, {verdict.rule}): {verdict.reason}"
+    data = dict(verdict.__dict__)
+    if verdict.kind != "no":  # what labelled real text says of the rule, before a store's evidence
+        data["prior"] = prior(verdict.rule, {})[0]
+        text += f"\nlikelihood before evidence: {data['prior']:.2f} (the share of such pairs that were the same)"
+    _print(args, data, text)
     return 0
 
 

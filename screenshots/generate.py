@@ -29,7 +29,7 @@ async def queue(pilot) -> None:
 
 
 async def name_pair(pilot) -> None:
-    await select_question(pilot, "Postgres", "PostgreSQL")
+    await select_question(pilot, "Claude Code", "claude-code")
 
 
 async def neighbourhood(pilot) -> None:
@@ -41,7 +41,7 @@ async def neighbourhood(pilot) -> None:
 
 
 async def history(pilot) -> None:
-    await select_question(pilot, "Postgres", "PostgreSQL")
+    await select_question(pilot, "Claude Code", "claude-code")
     await pilot.press("m")
     await settle(pilot)
     await pilot.press("3")

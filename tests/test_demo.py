@@ -27,7 +27,9 @@ def test_demo_builds_a_store_with_folds_names_and_memory_conflicts(tmp_path, run
     code, out, _ = run_cli("demo", "--db", str(path), "--no-open", "--json")
     report = json.loads(out)
     assert code == 0
-    assert report["folded"] >= 5 and report["queued"] >= 8
+    # folds only where the store is sure (both spellings keep the same rare company); the other
+    # variants are asked, the likeliest first
+    assert report["folded"] >= 2 and report["not_certain"] >= 1 and report["queued"] >= 8
     assert report["contradictions_queued"] >= 5 and report["duplicates_queued"] >= 1
     open_store(str(path))
     kinds = {q.kind for q in Question.select()}

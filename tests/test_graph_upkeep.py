@@ -3,14 +3,13 @@
 import json
 
 import pytest
-from graphrows import graph_rows
+from graphrows import graph_rows, question_between
 
 from memo_tui.core import decisions
 from memo_tui.core.ingest import forget, ingest_records
 from memo_tui.core.links import also_see, relink_all
 from memo_tui.core.lint import lint
 from memo_tui.core.models import Alias, Entity, Fold, Passage, db
-from memo_tui.core.queue import pending
 from memo_tui.core.rebuild import rebuild
 from memo_tui.core.resolver import resolve
 from memo_tui.core.sources import PassageRecord
@@ -20,24 +19,24 @@ NS = "default"
 
 @pytest.fixture
 def settled(store):
-    """Folds, a rejected pair and a keep-both pair, all decided before a rebuild."""
+    """Folds (one automatic, one by a reviewer), a rejected pair and a keep-both pair, all decided
+    before a rebuild."""
     ingest_records(
         NS,
         [
             PassageRecord("a", "We moved billing to PostgreSQL from Postgres last spring.", "notes"),
-            PassageRecord("b", "The `claude-code` CLI and Claude Code agree on the config.", "notes"),
+            PassageRecord("b1", "The Claude-Code tool reads the Quartz Ledger and the Helix Router.", "notes"),
+            PassageRecord("b2", "Claude Code reads the Quartz Ledger and the Helix Router too.", "chat"),
             PassageRecord("c", "The runbook for Atlas Sync covers Kubernetes and Kubernets.", "notes"),
             PassageRecord("d", "Atlas Sync and Atlas Synch run nightly.", "notes"),
         ],
     )
-    resolve(NS)
-    actions = {"Postgres": "merge", "Atlas Sync": "reject", "Kubernetes": "keep_both"}
-    answered = set()
-    for q in pending(NS):
-        name = next(name for name in actions if name in (q.left_name, q.right_name))
-        decisions.answer(NS, q.id, actions[name], "alice", "cli")
-        answered.add(name)
-    assert answered == set(actions)
+    assert resolve(NS).folded == 1  # Claude-Code into Claude Code
+    actions = {("Postgres", "PostgreSQL"): "merge", ("Atlas Sync", "Atlas Synch"): "reject",
+               ("Kubernetes", "Kubernets"): "keep_both"}  # fmt: skip
+    for (left, right), action in actions.items():
+        q = question_between(Entity.get(Entity.name == left), Entity.get(Entity.name == right))
+        decisions.answer(NS, q, action, "alice", "cli")
     return store
 
 

@@ -30,9 +30,9 @@ def test_eval_command_reports_the_numbers(run_cli):
 
 def test_eval_wrong_fold_is_listed(run_cli, tmp_path):
     src = tmp_path / "pairs.jsonl"
-    src.write_text(json.dumps({"a": "Claude Code", "b": "claude-code", "same": False}) + "\n")
+    src.write_text(json.dumps({"a": "Claude Code", "b": "Claude-Code", "same": False}) + "\n")
     code, out, _ = run_cli("eval", str(src))
-    assert "fold precision: 0.000" in out and "wrong fold: 'Claude Code' / 'claude-code'" in out
+    assert "fold precision: 0.000" in out and "wrong fold: 'Claude Code' / 'Claude-Code'" in out
 
 
 def test_eval_bad_line_is_one_clear_error(run_cli, tmp_path):

@@ -52,7 +52,8 @@ TABLE = [
     ("fs/dax", "FS_DAX", None, None, "ask", "same-letters-code"),
     ("ReAct", "React", None, None, "ask", "case-styled"),
     ("JavaScript", "Java Script", None, None, "ask", "joined-words"),
-    ("e-mail", "email", None, None, "ask", "case-styled"),
+    ("e-mail", "email", None, None, "ask", "same-letters-code"),  # lowercase: spaced like a command
+    ("E-mail", "Email", None, None, "ask", "case-styled"),
     ("Multi-Arch", "MultiArch", None, None, "fold", "same-merge-key"),
     ("Type Script", "TypeScript", None, None, "ask", "joined-words"),
     ("OpenAI", "Open AI", None, None, "ask", "joined-words"),

@@ -19,14 +19,14 @@ def test_memory_conflict_first_in_the_queue(demo_store, snap_compare):
 
 def test_name_pair_with_detail(demo_store, snap_compare):
     async def run_before(pilot):
-        await select_question(pilot, "Postgres", "PostgreSQL")
+        await select_question(pilot, "Claude Code", "claude-code")
 
     assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
 
 
 def test_after_merge(demo_store, snap_compare):
     async def run_before(pilot):
-        await select_question(pilot, "Postgres", "PostgreSQL")
+        await select_question(pilot, "Claude Code", "claude-code")
         await pilot.press("m")
         await settle(pilot)
 
@@ -35,7 +35,7 @@ def test_after_merge(demo_store, snap_compare):
 
 def test_after_reject(demo_store, snap_compare):
     async def run_before(pilot):
-        await select_question(pilot, "Priya Raman", "PR")
+        await select_question(pilot, "Priya Raman", "Priya R.")
         await pilot.press("r")
         await settle(pilot)
 
@@ -101,14 +101,14 @@ def test_empty_store_welcomes(store, snap_compare):
 
 def test_narrow_terminal(demo_store, snap_compare):
     async def run_before(pilot):
-        await select_question(pilot, "Postgres", "PostgreSQL")
+        await select_question(pilot, "Claude Code", "claude-code")
 
     assert snap_compare(demo_app(), terminal_size=(80, 24), run_before=run_before)
 
 
 def test_already_decided_by_someone_else(demo_store, snap_compare):
     async def run_before(pilot):
-        await select_question(pilot, "Postgres", "PostgreSQL")
+        await select_question(pilot, "Claude Code", "claude-code")
         question = pilot.app.screen.question_id
         decisions.answer("default", question, "reject", "bob", "cli")
         await pilot.press("m")

@@ -36,6 +36,7 @@ from multiprocessing import get_context
 
 from memo_tui.core.config import section
 from memo_tui.core.errors import MemoError
+from memo_tui.core.evidence import conflict_likelihood, yield_of
 from memo_tui.core.models import Mention, Passage, Question, Relation, db, utcnow
 
 DUPLICATE_JACCARD = 0.75
@@ -428,8 +429,11 @@ def queue_conflicts(namespace: str, dry_run: bool = False) -> ConflictReport:
             "right_name": f.right_name,
             "score": round(f.score, 3),
             "rule": f.rule,
+            "pattern": f.rule.split(":", 1)[0],
             "reason": f.reason,
             "impact": f.impact,
+            "likelihood": conflict_likelihood(f.rule),
+            "priority": yield_of(conflict_likelihood(f.rule), f.impact),
             "created_at": now,
         }
         for f in new

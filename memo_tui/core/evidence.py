@@ -138,6 +138,18 @@ def prior(pattern: str, answers: dict[str, tuple[int, int]]) -> tuple[float, tup
     return (base * PSEUDO_ANSWERS + merged) / (PSEUDO_ANSWERS + answered), (merged, answered)
 
 
+def conflict_likelihood(rule: str) -> float:
+    """How likely a passage conflict of this rule is real (`single-valued:owner` counts as single-valued)."""
+    table = calibration()["conflict_priors"]
+    return table.get(rule.split(":", 1)[0], min(table.values()))
+
+
+def yield_of(likelihood: float, impact: int) -> float:
+    """Expected yield of a question: the chance the answer changes the graph, times how much it changes
+    (mentions moved, on a log scale so that one hub cannot outrank every likely question)."""
+    return round(likelihood * math.log2(1 + max(1, impact)), 4)
+
+
 def neighbours(facts: StoreFacts, entity_id: int, joint: set[int]) -> tuple[Counter, set[int]]:
     """The names the entity's passages also name (with how many of its passages name each), and
     those that only passages naming both sides of the pair (`joint`) name: they do not count."""

@@ -7,7 +7,6 @@ are pending at once; what does not fit is counted as deferred and admitted by a 
 
 from __future__ import annotations
 
-import math
 import time
 from collections import Counter
 from collections.abc import Callable
@@ -60,7 +59,7 @@ class Ask:
 
     @property
     def priority(self) -> float:
-        return yield_of(self.evidence.likelihood if self.evidence else self.verdict.score, self.impact)
+        return evidence.yield_of(self.evidence.likelihood if self.evidence else self.verdict.score, self.impact)
 
 
 def mention_counts(namespace: str) -> dict[int, int]:
@@ -245,12 +244,6 @@ def _weighed(ask: Ask, weigh, facts: StoreFacts) -> Ask:
     return Ask(ask.left, ask.right, ask.verdict, ask.impact, weigh(ask.left, ask.right, ask.verdict.rule))
 
 
-def yield_of(likelihood: float, impact: int) -> float:
-    """Expected yield of a question: the chance the answer changes the graph, times how much it changes
-    (mentions moved, on a log scale so that one hub cannot outrank every likely question)."""
-    return round(likelihood * math.log2(1 + max(1, impact)), 4)
-
-
 def answer_counts(namespace: str) -> dict[str, tuple[int, int]]:
     """Per rule: (merged, answered) among this store's standing answers by a person or an agent. A
     reverted answer puts its question back to pending, so it no longer counts."""
@@ -282,7 +275,7 @@ def _reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]]) -> Non
         base, _ = evidence.prior(rule, answers)
         new = round(evidence.sigmoid(evidence.logit(base) + (extra or 0.0)), 4)
         if new != old:
-            changed.append((qid, new, yield_of(new, impact)))
+            changed.append((qid, new, evidence.yield_of(new, impact)))
     with db.atomic():
         for qid, new, priority in changed:
             Question.update(likelihood=new, priority=priority).where(Question.id == qid).execute()

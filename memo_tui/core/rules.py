@@ -186,13 +186,16 @@ def _identical_merge_keys(a: Name, b: Name, note: str) -> Verdict:
     if a.type and b.type and a.type != b.type:
         return Verdict("ask", 0.8, "types-differ", f"same spelling, but declared as {a.type} and {b.type}")
     lowercase = a.key == a.key.casefold() and b.key == b.key.casefold()
-    if a.code or b.code or a.marks != b.marks or (lowercase and a.key != b.key):
-        # (two lowercase spellings that differ in a space or hyphen are commands or packages:
-        # `cryptsetup reencrypt` / `cryptsetup-reencrypt`)
+    if a.code or b.code or a.marks != b.marks:
         # `OnConflict` / `on_conflict`, `Model.select` / `ModelSelect`, `fs/dax` / `FS_DAX`: in code, the
         # punctuation and the case are part of the name, and the two are often different objects
         return Verdict(
             "ask", 0.6, "same-letters-code", f"the same letters, but spelled as different code identifiers{note}"
+        )
+    if lowercase and a.key != b.key:
+        # `cryptsetup reencrypt` / `cryptsetup-reencrypt`: commands and packages keep their punctuation
+        return Verdict(
+            "ask", 0.6, "same-letters-code", f"both in lowercase, as commands are written, spaced differently{note}"
         )
     caps = [n for n in (a, b) if _all_capitals(n.key)]
     if len(caps) == 1:  # SHIP / Ship, ACME GATEWAY / Acme-Gateway

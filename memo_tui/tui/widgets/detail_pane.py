@@ -66,7 +66,9 @@ def render_detail(detail: Detail) -> Group:
     elif detail.passages is not None:
         grid.add_row(*(_passage_column(side) for side in detail.passages))
     about = [Text("about: " + ", ".join(name for _, name in detail.about), style="dim")] if detail.about else []
-    head = Text.assemble((f"#{q.id} {q.kind.replace('_', ' ')}", "bold"), f"  {q.rule} {q.score:.2f} — {q.reason}")
+    head = Text.assemble(
+        (f"#{q.id} {q.kind.replace('_', ' ')}", "bold"), f"  {q.rule}, likely {q.likelihood:.2f} — {q.reason}"
+    )
     return Group(head, Text(detail.merge_effect, style="italic"), *about, Text(""), grid)
 
 

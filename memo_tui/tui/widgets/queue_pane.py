@@ -19,8 +19,10 @@ def _short(text: str, width: int = 26) -> str:
 
 class QueuePane(Vertical):
     HELP = (
-        "The review queue, ranked: memory conflicts and name pairs by impact (how much of the graph the "
-        "answer touches), then score. j/k move; the detail below shows the highlighted question."
+        "The review queue, ranked by expected yield: how likely the answer is 'same' (or the conflict real), "
+        "times how much of the graph the answer touches. The likely column is that chance, calibrated on "
+        "hand-labelled real text and moved by this store's own answers. j/k move; the detail below shows "
+        "the highlighted question."
     )
 
     def __init__(self, **kwargs) -> None:
@@ -33,7 +35,7 @@ class QueuePane(Vertical):
 
     def on_mount(self) -> None:
         table = self.query_one(RowTable)
-        table.add_columns("#", "kind", "left", "right", "rule", "score", "impact")
+        table.add_columns("#", "kind", "left", "right", "rule", "likely", "impact")
 
     def show(self, questions: list[QuestionView]) -> None:
         old = self.questions or []
@@ -63,7 +65,7 @@ class QueuePane(Vertical):
                 _short(q.left_name),
                 _short(q.right_name),
                 q.rule,
-                f"{q.score:.2f}",
+                f"{q.likelihood:.2f}",
                 str(q.impact),
                 key=str(q.id),
             )
