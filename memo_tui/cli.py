@@ -343,7 +343,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
 
 @command("eval")
 def cmd_eval(args: argparse.Namespace) -> int:
-    from memo_tui.core.evaluate import FIRST, evaluate, evaluate_store, read_pairs
+    from memo_tui.core.evaluate import FIRST, SAMPLE, evaluate, evaluate_store, read_pairs
 
     if args.store:
         found = evaluate_store(args.ns, read_pairs(args.pairs, unsure=True))
@@ -356,7 +356,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
         lines = [
             tally("automatic folds", found.folds),
             tally(f"first {FIRST} questions", found.first),
-            tally("all questions", found.asks),
+            tally(f"random {SAMPLE} questions", found.sample),
+            tally("all labelled questions", found.asks),
             f"questions per 1000 entities: {found.questions_per_1000_entities} "
             f"({found.questions} for {found.entities})",
             f"conflicts per 1000 passages: {found.conflicts_per_1000_passages} "

@@ -211,3 +211,89 @@ def test_the_two_process_search_finds_what_the_single_process_one_finds(story, m
     monkeypatch.setattr(conflicts, "PARALLEL_MIN", 1)
     assert [(f.kind, f.left, f.right, f.rule) for f in find_conflicts(NS)] == single
     assert len(single) > 5
+
+
+def ids_of(findings) -> set[tuple[str, str]]:
+    by_id = {p.id: p.external_id for p in Passage.select()}
+    return {(by_id[f.left], by_id[f.right]) for f in findings}
+
+
+def test_ids_hashes_dates_and_package_versions_inside_names_are_not_values(store):
+    ingest_records(
+        NS,
+        [
+            PassageRecord("h1", "antchain-ak-16850fb7b8: Ant Chain SDK for ak_16850fb7b8 keys, Python 3 client.", "a"),
+            PassageRecord("h2", "antchain-ak-912f8ba016: Ant Chain SDK for ak_912f8ba016 keys, Python 3 client.", "b"),
+            PassageRecord("v1", "libxcursor (1:1.1.11-2) unstable: rebuild against the new Xorg server.", "c"),
+            PassageRecord("v2", "libxrandr (2:1.3.1-2) unstable: rebuild against the new Xorg server.", "d"),
+            PassageRecord("d1", "Alibaba Cloud ActionTrail (20150928) SDK for Python, the Audit Log client.", "e"),
+            PassageRecord("d2", "Alibaba Cloud ActionTrail (20171204) SDK for Python, the Audit Log client.", "f"),
+        ],
+    )
+    assert not [f for f in find_conflicts(NS) if f.kind == "contradiction"]
+
+
+def test_a_series_on_one_template_is_a_timeline_not_n_squared_conflicts(store):
+    bumps = [("1.0.0", "2.0.0"), ("2.0.0", "3.0.0"), ("3.0.0", "4.0.0"), ("4.0.0", "5.0.0")]
+    ingest_records(
+        NS,
+        [
+            PassageRecord(f"b{i}", f"Bump the Quartz Ledger client from {a} to {b} in the Helix Router.", "bot")
+            for i, (a, b) in enumerate(bumps)
+        ],
+    )
+    assert find_conflicts(NS) == []
+
+
+def test_two_updates_where_the_newer_starts_from_the_older_value_are_a_timeline(store):
+    ingest_records(
+        NS,
+        [
+            PassageRecord("u1", "Bump the Quartz Ledger client from 4.2.0 to 5.0.0 in the Helix Router.", "bot"),
+            PassageRecord("u2", "Bump the Quartz Ledger client from 5.0.0 to 6.0.0 in the Helix Router.", "bot"),
+        ],
+    )
+    assert find_conflicts(NS) == []
+
+
+def test_a_family_of_repeats_is_one_finding(store):
+    text = "Deploys of the Nimbus Console need a green build on main and a second reviewer"
+    ingest_records(NS, [PassageRecord(f"r{i}", f"{text}{'!' * i}", f"source{i}") for i in range(1, 6)])
+    (finding,) = find_conflicts(NS)
+    assert finding.kind == "duplicate" and "one of 5 near-identical passages" in finding.reason
+    assert ids_of([finding]) == {("r4", "r5")}  # the newest two
+
+
+def test_a_revert_negates_the_passage_it_names(store):
+    ingest_records(
+        NS,
+        [
+            PassageRecord("c1", "Use the Quartz Ledger cache for exports\n\nIt halves the export time.", "dev"),
+            PassageRecord(
+                "c2", 'Revert "Use the Quartz Ledger cache for exports"\n\nThe cache served stale rows.', "dev"
+            ),
+        ],
+    )
+    (finding,) = find_conflicts(NS)
+    assert (finding.kind, finding.rule) == ("contradiction", "revert") and "c2 reverts c1" in finding.reason
+
+
+def test_boilerplate_names_give_no_impact(store):
+    sign_off = "Signed-off-by: Release Bot"
+    ingest_records(
+        NS,
+        [PassageRecord(f"n{i}", f"Routine note {i} about Filler{i}Thing. {sign_off}", "x") for i in range(150)]
+        + [
+            PassageRecord("t1", f"The Acme Gateway request timeout is 30 seconds. {sign_off}", "wiki"),
+            PassageRecord("t2", f"The Acme Gateway request timeout is 60 seconds. {sign_off}", "chat"),
+        ],
+    )
+    (finding,) = [f for f in find_conflicts(NS) if f.kind == "contradiction"]
+    assert finding.impact == 2  # Acme Gateway's two passages; the sign-off in 152 passages counts for nothing
+
+
+def test_conflicts_are_ranked_beside_names_by_expected_yield(story):
+    resolve(NS)
+    rows = [(q.kind, q.likelihood, q.priority) for q in pending(NS)]
+    assert all(0 < likelihood <= 1 and priority > 0 for _, likelihood, priority in rows)
+    assert [p for *_, p in rows] == sorted((p for *_, p in rows), reverse=True)

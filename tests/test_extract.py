@@ -138,3 +138,25 @@ def test_numbered_headings_lose_their_numbers():
 
 def test_single_characters_and_bare_versions_are_not_names():
     assert names("press `m` then `4.8` and `resolve [--dry-run` for X") == {}
+
+
+def surfaces(text: str) -> list[str]:
+    return [m.surface for m in extract(text)]
+
+
+def test_sentence_opening_verbs_of_commits_are_trimmed_but_the_same_words_stay_names():
+    assert surfaces("  * Bump Standards-Version to 4.6.1") == ["Standards-Version"]
+    assert surfaces("Fix SQL injection in the exporter.") == ["SQL"]
+    assert surfaces("Added JSONField support.") == ["JSONField"]
+    assert set(surfaces("We ship the SHIP report; the Ship team reads it.")) == {"SHIP", "Ship"}
+
+
+def test_half_an_email_address_and_with_shorthand_are_not_names():
+    assert surfaces("Update my e-mail address to @debian.org.") == []
+    assert surfaces("tested w/postgres and sqlite") == []
+    assert surfaces("ping @dana about it") == ["@dana"]
+
+
+def test_a_given_name_that_is_also_a_modal_keeps_its_place_mid_sentence():
+    assert surfaces("We met Will McGugan at the sprint.") == ["Will McGugan"]
+    assert surfaces("Will Postgres support it?") == ["Postgres"]

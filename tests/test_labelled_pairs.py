@@ -1,4 +1,4 @@
-"""The rules on hand-labelled pairs from real naming (DESIGN §4): the CI gate of issue 4."""
+"""The name rules on the hand-made labelled pair list: folds stay precise, same-pairs are surfaced."""
 
 import json
 from pathlib import Path
@@ -17,7 +17,7 @@ def test_the_labelled_file_is_large_and_balanced():
 def test_automatic_folds_are_precise_and_same_pairs_are_surfaced():
     result = evaluate(read_pairs(str(PAIRS)))
     assert result.fold_precision >= 0.95, result.wrong_folds
-    assert result.surfaced_share >= 0.85, result.missed
+    assert result.surfaced_share >= 0.90, result.missed
 
 
 def test_eval_command_reports_the_numbers(run_cli):

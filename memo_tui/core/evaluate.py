@@ -3,6 +3,7 @@ automatic folds and queue do against hand labels of its own pairs (the real-text
 
 from __future__ import annotations
 
+import hashlib
 import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -12,6 +13,7 @@ from memo_tui.core.keys import identity_key
 from memo_tui.core.rules import Name, judge_pair
 
 FIRST = 50  # the first screenful-and-a-bit of the queue a reviewer is served
+SAMPLE = 100  # a uniform sample of the queue for the overall precision: the pairs with the smallest hashes
 
 
 @dataclass
@@ -121,6 +123,7 @@ class StoreEvaluation:
     conflicts: int = 0
     folds: Tally = field(default_factory=Tally)
     first: Tally = field(default_factory=Tally)
+    sample: Tally = field(default_factory=Tally)
     asks: Tally = field(default_factory=Tally)
     same_labelled: int = 0
     same_surfaced: int = 0
@@ -148,12 +151,17 @@ class StoreEvaluation:
             "conflicts_per_1000_passages": self.conflicts_per_1000_passages,
             "folds": self.folds.as_dict(),
             f"first_{FIRST}": self.first.as_dict(),
+            f"random_{SAMPLE}": self.sample.as_dict(),
             "asks": self.asks.as_dict(),
             "same_pairs_labelled": self.same_labelled,
             "same_pairs_surfaced": self.same_surfaced,
             "surfaced_share": self.surfaced_share,
             "unlabelled": self.unlabelled,
         }
+
+
+def _digest(a: str, b: str) -> str:
+    return hashlib.sha1("\x00".join(sorted((identity_key(a), identity_key(b)))).encode()).hexdigest()
 
 
 def _pair(a: str, b: str) -> frozenset[str]:
@@ -179,21 +187,21 @@ def evaluate_store(namespace: str, pairs: list[dict]) -> StoreEvaluation:
         if label == "unlabelled":
             result.unlabelled.append({"a": a, "b": b, "where": "fold"})
     asked = set()
-    position = 0
-    for q in queue.pending(namespace):
-        if q.kind != "entity_pair":
-            result.conflicts += 1
-            continue
-        result.questions += 1
-        position += 1
-        key = _pair(q.left_name, q.right_name)
+    names = [q for q in queue.pending(namespace) if q.kind == "entity_pair"]
+    result.conflicts = len(queue.pending(namespace)) - len(names)
+    result.questions = len(names)
+    # a pair's place in the sample depends on its names only, so the sample stays put as the queue moves
+    sample = {q.id for q in sorted(names, key=lambda q: _digest(q.left_name, q.right_name))[:SAMPLE]}
+    for position, q in enumerate(names, 1):
         asked.add(frozenset((home(q.left_id), home(q.right_id))))
-        label = labels.get(key, "unlabelled")
+        label = labels.get(_pair(q.left_name, q.right_name), "unlabelled")
         result.asks.add(label)
-        if position <= FIRST:
-            result.first.add(label)
-            if label == "unlabelled":
-                result.unlabelled.append({"a": q.left_name, "b": q.right_name, "where": f"queue {position}"})
+        for tally, chosen, where in ((result.first, position <= FIRST, f"queue {position}"),
+                                     (result.sample, q.id in sample, "random sample")):  # fmt: skip
+            if chosen:
+                tally.add(label)
+                if label == "unlabelled":
+                    result.unlabelled.append({"a": q.left_name, "b": q.right_name, "where": where})
     for p in pairs:
         if p["same"] is not True:
             continue

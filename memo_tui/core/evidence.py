@@ -248,13 +248,15 @@ def defines(text: str, left: set[str], right: set[str]) -> bool:
     return False
 
 
-def reachable(rule: str, joint: bool, answers: dict[str, tuple[int, int]]) -> bool:
-    """Whether any evidence could lift a question of this rule to MIN_LIKELIHOOD: without a passage
-    naming both (which may define one by the other), the most the facts add is every positive weight."""
+def reachable(rule: str, joint: bool, answers: dict[str, tuple[int, int]], impact: int) -> bool:
+    """Whether any evidence could lift a question of this rule and impact to the thresholds: without a
+    passage naming both (which may define one by the other), the most the facts add is every
+    positive weight."""
     if joint:
         return True
     lift = sum(max(0.0, w) for w in calibration()["weights"].values())
-    return sigmoid(logit(prior(rule, answers)[0]) + lift) >= MIN_LIKELIHOOD
+    best = sigmoid(logit(prior(rule, answers)[0]) + lift)
+    return best >= MIN_LIKELIHOOD and yield_of(best, impact) >= MIN_YIELD
 
 
 MIN_LIKELIHOOD = 0.3  # below this a question is more than twice as likely wrong as right: not asked

@@ -210,7 +210,8 @@ def resolve(
         return None if evidence.is_certain(found) else found
 
     absorbed_into = _apply_folds(namespace, fold_edges, counts, settled, asks, report, dry_run, certain)
-    asks = [_weighed(q, weigh, facts) for q in asks]
+    hopeless: dict[tuple[str, int], Evidence | None] = {}  # (rule, impact) -> its prior, when no fact can help
+    asks = [_weighed(q, weigh, facts, hopeless) for q in asks]
     # a keep-apart decision on an entity folded in this pass now covers its canonical
     settled = {frozenset(absorbed_into[x].id if x in absorbed_into else x for x in pair) for pair in settled}
     asks = _follow_folds(asks, absorbed_into, counts, settled, pending, weigh)
@@ -233,15 +234,22 @@ def _rank(name: Name, counts: dict[int, int]) -> tuple:
     return (-counts.get(name.id, 0), -len(name.name), -sum(ch.isupper() for ch in name.name), name.id)
 
 
-def _weighed(ask: Ask, weigh, facts: StoreFacts) -> Ask:
+def _weighed(ask: Ask, weigh, facts: StoreFacts, hopeless: dict[tuple[str, int], Evidence | None]) -> Ask:
+    """The ask with its evidence; a rule no fact could lift to the thresholds keeps its prior, unweighed."""
     if ask.evidence is not None:
         return ask
-    left, right = facts.passages_of.get(ask.left.id, ()), facts.passages_of.get(ask.right.id, ())
-    joint = bool(set(left).intersection(right))
-    if not evidence.reachable(ask.verdict.rule, joint, facts.answers):  # no fact could make it worth asking
-        prior = evidence.prior(ask.verdict.rule, facts.answers)[0]
-        return Ask(ask.left, ask.right, ask.verdict, ask.impact, Evidence(ask.verdict.rule, prior, 0.0, prior=prior))
-    return Ask(ask.left, ask.right, ask.verdict, ask.impact, weigh(ask.left, ask.right, ask.verdict.rule))
+    rule = ask.verdict.rule
+    key = (rule, ask.impact)
+    if key not in hopeless:
+        base = evidence.prior(rule, facts.answers)[0]
+        reachable = evidence.reachable(rule, False, facts.answers, ask.impact)
+        hopeless[key] = None if reachable else Evidence(rule, base, 0.0, prior=base)
+    found = hopeless[key]
+    if found is not None:
+        left, right = facts.passages_of.get(ask.left.id, ()), facts.passages_of.get(ask.right.id, ())
+        if set(left).isdisjoint(right):  # no passage names both, so none can define one by the other
+            return Ask(ask.left, ask.right, ask.verdict, ask.impact, found)
+    return Ask(ask.left, ask.right, ask.verdict, ask.impact, weigh(ask.left, ask.right, rule))
 
 
 def answer_counts(namespace: str) -> dict[str, tuple[int, int]]:

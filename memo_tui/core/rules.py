@@ -41,7 +41,7 @@ class Name:
 
     __slots__ = (
         "id", "name", "type", "key", "folded", "merge", "plain", "words", "digits", "grams", "core", "acronym",
-        "initials", "spelling_eligible", "code", "parts", "marks",
+        "initials", "spelling_eligible", "code", "_parts", "_marks",
     )  # fmt: skip
 
     def __init__(self, id: int | None, name: str, type: str | None = None) -> None:  # noqa: A002
@@ -61,8 +61,22 @@ class Name:
         prose_words = all(w[:1].isupper() or w.casefold() in SMALL_WORDS for w in _SEPARATED.split(key) if w)
         self.code = bool(_CODE_MARK.search(key))
         self.initials = _initials(words) if prose_words and not self.code else frozenset()
-        self.parts = tuple(p.casefold() for p in _PARTS.findall(key))  # words and camel humps, casefolded
-        self.marks = "".join(sorted(ch for ch in key if not ch.isalnum() and ch not in " -"))  # punctuation kept
+        self._parts: tuple[str, ...] | None = None  # computed when a rule first asks (most names never are)
+        self._marks: str | None = None
+
+    @property
+    def parts(self) -> tuple[str, ...]:
+        """Words and camel humps, casefolded: `ReAct` -> (re, act), `scroll_x` -> (scroll, x)."""
+        if self._parts is None:
+            self._parts = tuple(p.casefold() for p in _PARTS.findall(self.key))
+        return self._parts
+
+    @property
+    def marks(self) -> str:
+        """The punctuation of the name other than spaces and hyphens, sorted."""
+        if self._marks is None:
+            self._marks = "".join(sorted(ch for ch in self.key if not ch.isalnum() and ch not in " -"))
+        return self._marks
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Name) and (self.id, self.name, self.type) == (other.id, other.name, other.type)

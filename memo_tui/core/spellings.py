@@ -20,7 +20,7 @@ from memo_tui.core.keys import identity_key, merge_of
 from memo_tui.core.rules import zipf
 
 # a lowercase word or kebab-case compound standing alone in prose (not inside a path, address or identifier)
-_PROSE = re.compile(r"(?<![\w@/.#-])[a-z][a-z0-9]*(?:-[a-z0-9]+)*(?![\w@/#-]|\.\w)")
+_PROSE = re.compile(r"(?<![\w@/.#-])[a-z][a-z0-9]{2,}(?:-[a-z0-9]+)*(?![\w@/#-]|\.\w)")
 MIN_LETTERS = 4
 # How common a word may be and still be taken for a name written in lowercase (wordfreq's Zipf scale):
 # `postgres` 2.0, `sqlite` 2.1, `changelog` 2.3 are names; `backend` 2.9, `parser` 2.6 are prose.
@@ -54,16 +54,16 @@ class KnownSpellings:
         """The prose spellings of known names in `text` that the extractor did not find."""
         if not self._merge:
             return []
-        have = {m.key for m in found}
-        named = {merge_of(key) for key in have}
         out: dict[str, Extracted] = {}
+        have: set[str] | None = None
         for word in _PROSE.findall(text):
-            if word in have or word in out:
+            merge = word.replace("-", "")  # the merge key of a lowercase ASCII word
+            if merge not in self._merge or word in out:
                 continue
-            merge = merge_of(word)
-            if merge not in self._merge or merge in named:
-                continue
-            if _everyday(word):
+            if have is None:
+                have = {m.key for m in found}
+                named = {merge_of(key) for key in have}
+            if word in have or merge in named or _everyday(word):
                 continue
             out[word] = Extracted(word, identity_key(word), "prose", WEIGHTS["prose"])
         return list(out.values())

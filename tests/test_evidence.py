@@ -1,0 +1,115 @@
+"""The evidence layer: what each fact does to a question's likelihood, on a fixed calibration."""
+
+import pytest
+
+from memo_tui.core import evidence
+from memo_tui.core.evidence import StoreFacts, defines, prior, weigh
+from memo_tui.core.extract import extract
+from memo_tui.core.ingest import ingest_records
+from memo_tui.core.models import Entity, Mention
+from memo_tui.core.sources import PassageRecord
+from memo_tui.core.spellings import KnownSpellings
+
+TABLE = {
+    "priors": {"default": 0.5, "edit-distance": 0.2, "acronym": 0.3, "acronym+defined": 0.8, "+defined": 0.7},
+    "weights": {"neighbours": 1.0, "contrasted": -1.0, "shared_source": 0.0, "no_neighbours": 0.0, "rare_variant": 0.5},
+    "conflict_priors": {"declared": 0.9},
+}
+
+
+@pytest.fixture(autouse=True)
+def fixed_calibration(monkeypatch):
+    monkeypatch.setattr(evidence, "calibration", lambda: TABLE)
+
+
+def facts(passages: dict[int, set[int]], sources=None, texts=None) -> StoreFacts:
+    passages_of: dict[int, list[int]] = {}
+    for pid, entities in sorted(passages.items()):
+        for e in entities:
+            passages_of.setdefault(e, []).append(pid)
+    frequency = {e: len(p) for e, p in passages_of.items()}
+    return StoreFacts(passages_of, passages, sources or {}, text_of=texts or {}, frequency=frequency)
+
+
+NAMES = {1: "Postgres", 2: "PostgreSQL", 10: "Quartz Ledger", 11: "Helix Router", 99: "Debian"}
+
+
+def store_with(shared: set[int], filler: int = 200) -> StoreFacts:
+    """Entity 1 and entity 2 each in one passage, with `shared` names in both; entity 99 everywhere."""
+    passages = {100 + i: {99, 1000 + i} for i in range(filler)}
+    passages[1] = {1, 99} | shared
+    passages[2] = {2, 99} | shared
+    return facts(passages)
+
+
+def test_rare_shared_neighbours_raise_the_likelihood_and_a_hub_does_not():
+    alone = weigh(store_with(set()), 1, 2, {"Postgres"}, {"PostgreSQL"}, "edit-distance", NAMES)
+    rare = weigh(store_with({10, 11}), 1, 2, {"Postgres"}, {"PostgreSQL"}, "edit-distance", NAMES)
+    assert alone.likelihood == pytest.approx(0.2, abs=0.01) and not alone.shared_neighbours  # Debian says nothing
+    assert rare.likelihood > alone.likelihood + 0.1
+    assert rare.shared_neighbours == ("Helix Router", "Quartz Ledger")
+    assert "shares 2 rare neighbours: Helix Router, Quartz Ledger" in rare.words()
+    assert evidence.is_certain(rare) and not evidence.is_certain(alone)
+
+
+def test_two_spellings_side_by_side_count_against_and_a_definition_for():
+    passages = {1: {1, 2}, 2: {1}, 3: {2}}
+    contrasted = weigh(
+        facts(passages, texts={1: "Use Postgres, not PostgreSQL."}),
+        1,
+        2,
+        {"Postgres"},
+        {"PostgreSQL"},
+        "acronym",
+        NAMES,
+    )
+    defined = weigh(
+        facts(passages, texts={1: "Model Context Protocol (MCP) servers."}),
+        1,
+        2,
+        {"Model Context Protocol"},
+        {"MCP"},
+        "acronym",
+        NAMES,
+    )
+    assert contrasted.contrasted_in == "1" and contrasted.likelihood < 0.3
+    assert defined.pattern == "acronym+defined" and defined.likelihood == pytest.approx(0.8, abs=0.01)
+    assert not evidence.is_certain(contrasted)
+
+
+def test_definitions_are_parentheses_and_aka_not_contrasts():
+    assert defines("the Model Context Protocol (MCP) spec", {"Model Context Protocol"}, {"MCP"})
+    assert defines("MCP (Model Context Protocol) servers", {"Model Context Protocol"}, {"MCP"})
+    assert defines("Kubernetes, also known as K8s, runs it", {"Kubernetes"}, {"K8s"})
+    assert not defines("use `JOIN.` instead of `JOIN_`", {"JOIN."}, {"JOIN_"})
+    assert not defines("MCP (Model Context Protocolish)", {"Model Context Protocol"}, {"MCP"})
+
+
+def test_a_rare_spelling_beside_a_common_one_looks_like_a_typo_for_spelling_rules_only():
+    passages = {i: {1, 1000 + i} for i in range(30)} | {99: {2}}
+    typo = weigh(facts(passages), 1, 2, {"a"}, {"b"}, "edit-distance", NAMES)
+    acronym = weigh(facts(passages), 1, 2, {"a"}, {"b"}, "acronym", NAMES)
+    assert typo.rare_variant and not acronym.rare_variant
+
+
+def test_the_stores_answers_move_a_patterns_prior():
+    assert prior("edit-distance", {}) == (0.2, (0, 0))
+    sunk, counted = prior("edit-distance", {"edit-distance": (1, 10)})
+    assert counted == (1, 10) and sunk == pytest.approx((0.2 * 10 + 1) / 20)
+    risen, _ = prior("edit-distance", {"edit-distance": (10, 10)})
+    assert risen == pytest.approx(0.6)
+
+
+def test_a_known_names_lowercase_and_kebab_spellings_in_prose_are_mentions():
+    known = KnownSpellings(["Postgres", "Claude Code", "Release", "Real-Time"])
+    text = "we moved to postgres; try claude-code for the release, in real-time"
+    assert [m.surface for m in known.mentions(text, extract(text))] == ["postgres", "claude-code"]
+    beside = "We run Postgres (postgres on the command line)."
+    assert known.mentions(beside, extract(beside)) == []  # the passage names Postgres already
+
+
+def test_ingest_adds_prose_spellings_of_names_known_before(store):
+    ingest_records("default", [PassageRecord("a", "We run Postgres for billing.", "x")])
+    ingest_records("default", [PassageRecord("b", "then we moved search to postgres too", "y")])
+    lower = Entity.get(Entity.name == "postgres")
+    assert [(m.surface, m.source) for m in Mention.select().where(Mention.entity == lower)] == [("postgres", "prose")]
