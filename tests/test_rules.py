@@ -29,6 +29,9 @@ TABLE = [
     ("CLAUDE.md", "Claude", None, None, "no", "file-suffix"),
     ("README.md", "README", None, None, "ask", "file-stem"),  # a stem in capitals names the file itself
     ("readme.md", "readme", None, None, "no", "file-suffix"),
+    ("NEWS.gz", "NEWS", None, None, "ask", "file-stem"),
+    ("sysctl.c", "SYSCTL", None, None, "no", "file-suffix"),  # a symbol and a source file
+    ("python.mk", "PYTHON", None, None, "no", "file-suffix"),
     ("httpbin.org", "HTTPBin", None, None, "ask", "site"),
     ("setup.py", "setup", None, None, "no", "file-suffix"),
     ("config.yaml", "config", None, None, "no", "file-suffix"),

@@ -25,6 +25,8 @@ _PARTS = re.compile(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+|[^\W\d_]+")  # words, cam
 _SEPARATED = re.compile(r"[\W_]+")
 # Suffixes that make a web site of a name (`httpbin.org`), not a file.
 SITE_SUFFIXES = frozenset("org com net io dev ai app".split())
+# Suffixes of a text document in another format (README.md, NEWS.gz, NOTICE.txt).
+DOCUMENT_SUFFIXES = frozenset("md txt rst markdown adoc gz".split())
 
 
 @dataclass(frozen=True)
@@ -182,8 +184,9 @@ def _file_suffix(a: Name, b: Name, note: str) -> Verdict | None:
         return Verdict("ask", 0.7, "js-suffix", f"'{long.key}' may be the JavaScript name of '{short.key}'{note}")
     if suffix in SITE_SUFFIXES:
         return Verdict("ask", 0.65, "site", f"'{long.key}' may be the web site of '{short.key}'{note}")
-    if _all_capitals(short.key) and len(short.key) >= 4:
-        # README, CHANGELOG, LICENSE: a stem written in capitals is the conventional name of the file itself
+    if _all_capitals(short.key) and len(short.key) >= 4 and suffix in DOCUMENT_SUFFIXES:
+        # README / README.md, NEWS / NEWS.gz: a stem in capitals is the conventional name of the document
+        # itself; `SYSCTL` / `sysctl.c`, `PYTHON` / `python.mk` are a symbol and a source file
         return Verdict("ask", 0.75, "file-stem", f"'{short.key}' may be the file '{long.key}' written short{note}")
     return Verdict("no", 0.0, "file-suffix", f"'{long.key}' names a file, not '{short.key}' itself")
 
