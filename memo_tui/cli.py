@@ -332,6 +332,8 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     text = (
         f"{'dry run: ' if report.dry_run else ''}{report.entities} entities, {report.pairs_judged} pairs judged: "
         f"{report.folded} folded, {report.queued} queued, {report.deferred} deferred, "
+        f"{report.not_certain} asked instead of folded (the store is not sure), "
+        f"{report.unlikely} too unlikely to ask, "
         f"{report.rejected_by_rule} rejected by rule, {report.skipped_settled} skipped as settled, "
         f"{report.already_queued} already queued, {report.moot} moot; {report.seconds:.2f} s\n"
         f"memory: {report.duplicates_queued} duplicates and {report.contradictions_queued} contradictions queued, "

@@ -154,10 +154,12 @@ def test_answers_move_the_likelihood_of_their_pattern_and_a_revert_takes_them_ba
     resolve(NS, cap=100)
     (left, *_) = [q for q in pending(NS)]
     assert left.likelihood < start - 0.2  # rejected 9 times: the pattern sinks
+    assert left.reason.endswith("; reviewers here merged 0 of 9 questions like this")
     for decision in answers:
         decisions.revert(NS, decision.id, "alice", "cli")
     resolve(NS, cap=100)
     assert {q.likelihood for q in pending(NS)} == {start}
+    assert not any("reviewers here" in q.reason for q in pending(NS))
 
 
 def test_keep_both_and_reject_survive_new_passes(messy):

@@ -116,10 +116,11 @@ class Evidence:
             parts.append("one spelling is rare beside the other, as a typo is")
         if self.shared_sources:
             parts.append(f"{self.shared_sources} author{'s' if self.shared_sources > 1 else ''} wrote both")
+        text = "; ".join(parts)
         merged, answered = self.answered
-        if answered:
-            parts.append(f"reviewers here merged {merged} of {answered} questions like this")
-        return "; ".join(parts)
+        if answered:  # last, so that a later pass can restate it (resolver.ANSWERED)
+            text += f"; reviewers here merged {merged} of {answered} questions like this"
+        return text
 
 
 def pattern_of(rule: str, defined: bool = False) -> str:

@@ -272,21 +272,25 @@ def answer_counts(namespace: str) -> dict[str, tuple[int, int]]:
     return out
 
 
+ANSWERED = "; reviewers here merged "
+
+
 def _reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]]) -> None:
-    """Pending name questions take the store's latest answers into their likelihood and rank."""
+    """Pending name questions take the store's latest answers into their likelihood, rank and reason."""
     pattern = fn.COALESCE(Question.pattern, Question.rule)
-    rows = Question.select(Question.id, pattern, Question.evidence, Question.impact, Question.likelihood).where(
-        (Question.namespace == namespace) & (Question.kind == "entity_pair") & (Question.status == "pending")
-    )
+    rows = Question.select(
+        Question.id, pattern, Question.evidence, Question.impact, Question.likelihood, Question.reason
+    ).where((Question.namespace == namespace) & (Question.kind == "entity_pair") & (Question.status == "pending"))
     changed = []
-    for qid, rule, extra, impact, old in rows.tuples():
-        base, _ = evidence.prior(rule, answers)
+    for qid, rule, extra, impact, old, reason in rows.tuples():
+        base, (merged, answered) = evidence.prior(rule, answers)
         new = round(evidence.sigmoid(evidence.logit(base) + (extra or 0.0)), 4)
-        if new != old:
-            changed.append((qid, new, evidence.yield_of(new, impact)))
+        said = reason.split(ANSWERED)[0] + (f"{ANSWERED}{merged} of {answered} questions like this" if answered else "")
+        if new != old or said != reason:
+            changed.append((qid, new, evidence.yield_of(new, impact), said))
     with db.atomic():
-        for qid, new, priority in changed:
-            Question.update(likelihood=new, priority=priority).where(Question.id == qid).execute()
+        for qid, new, priority, said in changed:
+            Question.update(likelihood=new, priority=priority, reason=said).where(Question.id == qid).execute()
 
 
 def _apply_folds(namespace, edges, counts, settled, asks, report, dry_run, certain) -> dict[int, Name]:
