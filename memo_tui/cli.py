@@ -364,7 +364,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             f"({found.questions} for {found.entities})",
             f"conflicts per 1000 passages: {found.conflicts_per_1000_passages} "
             f"({found.conflicts} for {found.passages})",
-            f"labelled same-pairs folded or asked: {found.surfaced_share} "
+            f"labelled same-pairs folded or asked: {'n/a' if found.surfaced_share is None else found.surfaced_share} "
             f"({found.same_surfaced} of {found.same_labelled} in this store)",
         ]
         _print(args, found.as_dict(), "\n".join(lines))
