@@ -235,3 +235,23 @@ def test_a_keep_apart_is_honoured_inside_a_fold_group(store):
     assert {"Claude Code", "Claude-code"} <= set(names()) and "Claude-Code" not in names()
     second = resolve(NS)
     assert (second.folded, second.queued) == (0, 0) and second.skipped_settled == 1
+
+
+def test_a_reverted_automatic_fold_is_asked_never_folded_again(store):
+    ingest(*shared("Acme Gateway", "Acme-Gateway"))
+    assert resolve(NS).folded == 1
+    fold = Decision.get(Decision.action == "fold")
+    decisions.revert(NS, fold.id, "alice", "cli")
+    again = resolve(NS)
+    assert again.folded == 0
+    (q,) = [q for q in pending(NS) if {q.left_name, q.right_name} == {"Acme Gateway", "Acme-Gateway"}]
+    assert "a fold of these was reverted" in q.reason
+
+
+def test_a_pending_question_is_never_folded_behind_the_reviewers_back(store):
+    ingest("We run Gitlab for the pipelines.", "The mirror sits on GitLab now.")
+    resolve(NS)
+    (q,) = pending(NS)
+    ingest(*shared("Gitlab", "GitLab"))  # now the store is sure: still, the reviewer was asked
+    report = resolve(NS)
+    assert report.folded == 0 and Question.get_by_id(q.id).status == "pending"

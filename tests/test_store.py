@@ -1,5 +1,6 @@
 """The store: location, pragmas, schema version and in-place upgrade."""
 
+import math
 import sqlite3
 
 import pytest
@@ -58,3 +59,29 @@ def test_a_newer_store_is_refused(tmp_path):
 def test_a_directory_is_not_a_store(tmp_path):
     with pytest.raises(MemoError, match="is a directory"):
         open_store(str(tmp_path))
+
+
+def test_a_version_2_store_gets_likelihoods_and_ranks_on_one_scale(tmp_path):
+    path = tmp_path / "v2.db"
+    open_store(str(path)).close()
+    con = sqlite3.connect(path)
+    for column in ("pattern", "likelihood", "evidence", "priority"):
+        con.execute(f"alter table question drop column {column}")
+    common = (
+        "namespace, kind, left_id, right_id, left_name, right_name, score, rule, reason, impact, status, created_at"
+    )
+    con.execute(
+        f"insert into question ({common}) values "
+        "('default', 'contradiction', 1, 2, 'p1', 'p2', 1.0, 'single-valued:owner', 'r', 14, 'pending', '2026-01-01'),"
+        "('default', 'entity_pair', 3, 4, 'Gitlab', 'GitLab', 1.0, 'same-merge-key', 'r', 1, 'pending', '2026-01-01')"
+    )
+    con.execute("update meta set value = '2' where key = 'schema_version'")
+    con.commit()
+    con.close()
+    open_store(str(path))
+    rows = {q.kind: q for q in models.Question.select()}
+    conflict, names = rows["contradiction"], rows["entity_pair"]
+    assert conflict.pattern == "single-valued" and 0 < conflict.likelihood <= 1
+    assert conflict.priority == pytest.approx(conflict.likelihood * math.log2(15), abs=1e-3)
+    assert names.pattern == "same-merge-key" and names.priority == pytest.approx(names.likelihood, abs=1e-3)
+    assert Meta.get(Meta.key == "schema_version").value == "3"

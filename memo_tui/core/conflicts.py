@@ -202,23 +202,25 @@ def find_conflicts(namespace: str) -> list[Finding]:
     counts = Counter(eid for eids in named.values() for eid in eids)
     dup_pairs, near = _pairs([p.text for p in passages])
     candidates = sorted(set(dup_pairs) | set(near))
-    family = _families(candidates)
-    findings: dict[frozenset[int], Finding] = {}
-    series: dict[int, list[Finding]] = defaultdict(list)  # family root -> its findings
+    found = []
     for i, j in candidates:
         finding = _classify(passages[i], passages[j], named, dup_pairs.get((i, j)), near.get((i, j)))
-        if finding is None:
-            continue
+        if finding is not None:
+            found.append((i, j, finding))
+    family = _families([(i, j) for i, j, _ in found])  # of what was found: a rejected look-alike is no kin
+    findings: dict[frozenset[int], Finding] = {}
+    series: dict[int, list[Finding]] = defaultdict(list)  # family root -> its findings
+    for i, _, finding in found:
         members = family[i]
         if len(members) >= FAMILY:
             series[members[0]].append(finding)
         else:
             findings[frozenset((finding.left, finding.right))] = finding
+    by_id = {p.id: p for p in passages}
     for members_findings in series.values():
         # a series: its repeats are one finding (the newest pair); its changing values are a timeline
         repeats = [f for f in members_findings if f.kind == "duplicate"]
         if repeats:
-            by_id = {p.id: p for p in passages}
             newest = max(repeats, key=lambda f: (by_id[f.right].created_at, f.right, by_id[f.left].created_at, f.left))
             size = len({x for f in members_findings for x in (f.left, f.right)})
             newest.reason = f"{newest.reason}; one of {size} near-identical passages"
@@ -287,8 +289,8 @@ def _contradiction(left: _Live, right: _Live, near: float) -> Finding | None:
     if not changed or not all(is_value(w) or _is_negation(w) or (negated and w == "longer") for w in changed):
         return None  # another name, id, date or subject differs too: not the same statement
     if any(is_value(w) for w in changed):
-        if set(only_left) & set(words(right.text)) or set(only_right) & set(words(left.text)):
-            return None  # the newer starts from the older's value: a timeline of updates
+        if set(only_left) & set(only_right):
+            return None  # a value moved along (`from 4.2.0 to 5.0.0` / `from 5.0.0 to 6.0.0`): a timeline
         what = f"{' '.join(only_left) or '—'} → {' '.join(only_right) or '—'}"
         return Finding("contradiction", left.id, right.id, near, "differs-number", f"a value changed: {what}")
     said = "adds" if any(_is_negation(w) for w in only_right) else "drops"

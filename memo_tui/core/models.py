@@ -266,8 +266,17 @@ def _add_likelihood() -> None:
             if name not in have
         )
     )
-    # older questions rank as before: by impact, with the rule's score standing in for the likelihood
-    Question.update(likelihood=Question.score, priority=Question.score * Question.impact).execute()
+    # older questions get the likelihood of their rule's pattern (name questions are weighed again by
+    # the next pass) and their expected yield, so that they rank among new ones on one scale
+    from memo_tui.core.evidence import conflict_likelihood, prior, yield_of
+
+    rows = Question.select(Question.id, Question.kind, Question.rule, Question.impact).tuples()
+    for qid, kind, rule, impact in rows:
+        likelihood = prior(rule, {})[0] if kind == "entity_pair" else conflict_likelihood(rule)
+        pattern = rule if kind == "entity_pair" else rule.split(":", 1)[0]
+        Question.update(pattern=pattern, likelihood=likelihood, priority=yield_of(likelihood, impact)).where(
+            Question.id == qid
+        ).execute()
 
 
 # Numbered migrations: MIGRATIONS[n] upgrades a store from version n to n + 1.

@@ -18,7 +18,7 @@ from memo_tui.core import decisions, evidence
 from memo_tui.core.blocking import EditPairs, other_pairs
 from memo_tui.core.conflicts import queue_conflicts
 from memo_tui.core.evidence import Evidence, StoreFacts
-from memo_tui.core.models import Alias, Entity, KeepApart, Mention, Passage, Question, db, utcnow
+from memo_tui.core.models import Alias, Entity, Fold, KeepApart, Mention, Passage, Question, db, utcnow
 from memo_tui.core.rules import Name, Verdict, judge_pair
 
 DEFAULT_CAP = 50
@@ -173,6 +173,7 @@ def resolve(
     report.entities = len(names)
     settled = settled_pairs(namespace, home)
     pending = _pending_pairs(namespace, home)
+    unfolded = reverted_pairs(namespace, home)  # a reviewer undid their fold: ask, never fold again unasked
     fold_edges: list[tuple[Name, Name]] = []
     asks: list[Ask] = []
     for done, (i, j) in enumerate(pairs, 1):
@@ -183,9 +184,11 @@ def resolve(
             continue
         verdict = judge_pair(a, b)
         report.pairs_judged += 1
-        if verdict.kind == "fold":
+        if verdict.kind == "fold" and pair in unfolded:
+            verdict = Verdict("ask", verdict.score, verdict.rule, f"{verdict.reason}; a fold of these was reverted")
+        if verdict.kind == "fold" and pair not in pending:  # a pending question is the reviewer's to answer
             fold_edges.append((a, b))
-        elif verdict.kind == "ask":
+        elif verdict.kind in ("ask", "fold"):
             if pair in pending:
                 report.already_queued += 1
             else:
@@ -205,9 +208,11 @@ def resolve(
                               facts.surfaces.get(b.id, {b.name}), rule, names_of)  # fmt: skip
 
     def certain(a: Name, b: Name) -> Evidence | None:
-        """None when a fold verdict is certain; else the evidence for asking instead."""
+        """None when a fold verdict is certain; else the evidence for asking instead. A pair a reviewer
+        is being asked about, or whose fold a reviewer reverted, is never folded unasked."""
         found = weigh(a, b, "same-merge-key")
-        return None if evidence.is_certain(found) else found
+        blocked = frozenset((a.id, b.id)) in pending | unfolded
+        return None if evidence.is_certain(found) and not blocked else found
 
     absorbed_into = _apply_folds(namespace, fold_edges, counts, settled, asks, report, dry_run, certain)
     hopeless: dict[tuple[str, int], Evidence | None] = {}  # (rule, impact) -> its prior, when no fact can help
@@ -425,6 +430,19 @@ def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_ru
     with db.atomic():
         for start in range(0, len(rows), 500):
             Question.insert_many(rows[start : start + 500]).execute()
+
+
+def reverted_pairs(namespace: str, home: Homes) -> set[frozenset[int]]:
+    """Pairs whose fold was reverted, followed through aliases to where both sides live now."""
+    out = set()
+    rows = Fold.select(Fold.canonical_id, Fold.absorbed_id).where(
+        (Fold.namespace == namespace) & Fold.reverted_at.is_null(False)
+    )
+    for canonical, absorbed in rows.tuples():
+        a, b = home(canonical), home(absorbed)
+        if a is not None and b is not None and a != b:
+            out.add(frozenset((a, b)))
+    return out
 
 
 def _pending_pairs(namespace: str, home: Homes) -> set[frozenset[int]]:
