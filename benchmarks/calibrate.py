@@ -61,9 +61,9 @@ def labelled_store_features(name: str, scratch: Path) -> list[tuple[str, bool, d
 def features(found: evidence.Evidence) -> dict[str, float]:
     return {
         "neighbours": found.neighbour_score,
-        "contrasted": float(bool(found.contrasted_in)),
+        "contrasted": float(bool(found.contrasted_in) and not found.defined_in),
         "shared_source": float(found.shared_sources > 0),
-        "no_neighbours": float(found.neighbour_score == 0 and not found.shared_neighbours),
+        "no_neighbours": float(found.no_neighbours),
         "rare_variant": float(found.rare_variant),
     }
 

@@ -72,7 +72,7 @@ def test_two_spellings_side_by_side_count_against_and_a_definition_for():
         "acronym",
         NAMES,
     )
-    assert contrasted.contrasted_in == "1" and contrasted.likelihood < 0.3
+    assert contrasted.contrasted_in == "#1" and contrasted.likelihood < 0.3
     assert defined.pattern == "acronym+defined" and defined.likelihood == pytest.approx(0.8, abs=0.01)
     assert not evidence.is_certain(contrasted)
 

@@ -56,6 +56,7 @@ class StoreFacts:
     entities_of: dict[int, set[int]]  # passage id -> entity ids it names
     source_of: dict[int, str | None]  # passage id -> source
     text_of: dict[int, str] = field(default_factory=dict)  # passage id -> text, filled for joint passages
+    external_of: dict[int, str] = field(default_factory=dict)  # passage id -> external id, the same ones
     surfaces: dict[int, set[str]] = field(default_factory=dict)  # entity id -> spellings used for it
     frequency: dict[int, int] = field(default_factory=dict)  # entity id -> live passages naming it (all names)
     answers: dict[str, tuple[int, int]] = field(default_factory=dict)  # pattern -> (merged, answered)
@@ -92,6 +93,7 @@ class Evidence:
     neighbour_score: float = 0.0
     shared_sources: int = 0
     rare_variant: bool = False
+    no_neighbours: bool = False
     defined_in: str | None = None
     contrasted_in: str | None = None
     prior: float = 0.5
@@ -102,7 +104,7 @@ class Evidence:
         parts = []
         if self.defined_in:
             parts.append(f"defined together in {self.defined_in}")
-        if self.contrasted_in:
+        if self.contrasted_in and not self.defined_in:
             parts.append(f"both spellings used side by side in {self.contrasted_in}")
         if self.shared_neighbours:
             shown = ", ".join(self.shared_neighbours[:3])
@@ -177,10 +179,11 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
     defined = contrasted = None
     for pid in sorted(joint):
         text = facts.text_of.get(pid, "")
+        named = facts.external_of.get(pid, f"#{pid}")
         if defines(text, left_names, right_names):
-            defined = defined or str(pid)
+            defined = defined or named
         else:
-            contrasted = contrasted or str(pid)
+            contrasted = contrasted or named
     pattern = pattern_of(rule, defined is not None)
     base, answered = prior(pattern, facts.answers)
     n_left, lost_left = neighbours(facts, left, joint)
@@ -201,6 +204,7 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
     sources_left = {facts.source_of.get(p) for p in facts.passages_of.get(left, ()) if p not in joint} - {None, ""}
     sources_right = {facts.source_of.get(p) for p in facts.passages_of.get(right, ()) if p not in joint} - {None, ""}
     shared_sources = len(sources_left & sources_right)
+    no_neighbours = not n_left or not n_right
     counts = sorted((facts.frequency.get(left, 0), facts.frequency.get(right, 0)))
     # a typo is rare beside its original (for spelling rules only: a hub beside a rare longer name is not a typo)
     rare_variant = rule in SPELLING_RULES and counts[0] <= 2 and counts[1] >= 10 * max(1, counts[0])
@@ -209,7 +213,7 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
         + (weights["rare_variant"] if rare_variant else 0.0)
         + (weights["contrasted"] if contrasted and not defined else 0.0)
         + (weights["shared_source"] if shared_sources else 0.0)
-        + (weights["no_neighbours"] if not n_left or not n_right else 0.0)
+        + (weights["no_neighbours"] if no_neighbours else 0.0)
     )
     return Evidence(
         pattern=pattern,
@@ -219,8 +223,9 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
         neighbour_score=round(score, 4),
         shared_sources=shared_sources,
         rare_variant=rare_variant,
+        no_neighbours=no_neighbours,
         defined_in=defined,
-        contrasted_in=None if defined else contrasted,
+        contrasted_in=contrasted,
         prior=round(base, 4),
         answered=answered,
     )
@@ -249,12 +254,10 @@ def defines(text: str, left: set[str], right: set[str]) -> bool:
     return False
 
 
-def reachable(rule: str, joint: bool, answers: dict[str, tuple[int, int]], impact: int) -> bool:
-    """Whether any evidence could lift a question of this rule and impact to the thresholds: without a
-    passage naming both (which may define one by the other), the most the facts add is every
+def reachable(rule: str, answers: dict[str, tuple[int, int]], impact: int) -> bool:
+    """Whether any evidence could lift a question of this rule and impact to the thresholds, when no
+    passage names both (none can then define one by the other): the most the facts add is every
     positive weight."""
-    if joint:
-        return True
     lift = sum(max(0.0, w) for w in calibration()["weights"].values())
     best = sigmoid(logit(prior(rule, answers)[0]) + lift)
     return best >= MIN_LIKELIHOOD and yield_of(best, impact) >= MIN_YIELD

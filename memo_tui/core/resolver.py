@@ -58,8 +58,8 @@ class Ask:
     evidence: Evidence | None = None
 
     @property
-    def priority(self) -> float:
-        return evidence.yield_of(self.evidence.likelihood if self.evidence else self.verdict.score, self.impact)
+    def priority(self) -> float:  # asks are weighed before admission (`_weighed`)
+        return evidence.yield_of(self.evidence.likelihood, self.impact)
 
 
 def mention_counts(namespace: str) -> dict[int, int]:
@@ -110,8 +110,12 @@ def joint_texts(facts: StoreFacts, pairs: list[tuple[int, int]]) -> None:
         wanted |= set(facts.passages_of.get(a, ())) & set(facts.passages_of.get(b, ()))
     ids = sorted(wanted - set(facts.text_of))
     for start in range(0, len(ids), 500):
-        query = Passage.select(Passage.id, Passage.text).where(Passage.id.in_(ids[start : start + 500]))
-        facts.text_of.update(query.tuples())
+        query = Passage.select(Passage.id, Passage.external_id, Passage.text).where(
+            Passage.id.in_(ids[start : start + 500])
+        )
+        for pid, external_id, text in query.tuples():
+            facts.text_of[pid] = text
+            facts.external_of[pid] = external_id
 
 
 def _entity_rows(namespace: str) -> list[tuple[int, str, str | None]]:
@@ -211,8 +215,8 @@ def resolve(
         """None when a fold verdict is certain; else the evidence for asking instead. A pair a reviewer
         is being asked about, or whose fold a reviewer reverted, is never folded unasked."""
         found = weigh(a, b, "same-merge-key")
-        blocked = frozenset((a.id, b.id)) in pending | unfolded
-        return None if evidence.is_certain(found) and not blocked else found
+        pair = frozenset((a.id, b.id))
+        return None if evidence.is_certain(found) and pair not in pending and pair not in unfolded else found
 
     absorbed_into = _apply_folds(namespace, fold_edges, counts, settled, asks, report, dry_run, certain)
     hopeless: dict[tuple[str, int], Evidence | None] = {}  # (rule, impact) -> its prior, when no fact can help
@@ -247,7 +251,7 @@ def _weighed(ask: Ask, weigh, facts: StoreFacts, hopeless: dict[tuple[str, int],
     key = (rule, ask.impact)
     if key not in hopeless:
         base = evidence.prior(rule, facts.answers)[0]
-        reachable = evidence.reachable(rule, False, facts.answers, ask.impact)
+        reachable = evidence.reachable(rule, facts.answers, ask.impact)
         hopeless[key] = None if reachable else Evidence(rule, base, 0.0, prior=base)
     found = hopeless[key]
     if found is not None:
