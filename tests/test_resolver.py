@@ -5,7 +5,7 @@ import json
 import pytest
 from graphrows import graph_rows, question_between
 
-from memo_tui.core import decisions
+from memo_tui.core import decisions, evidence
 from memo_tui.core.ingest import ingest_records
 from memo_tui.core.models import Decision, Entity, Question
 from memo_tui.core.queue import pending
@@ -254,3 +254,27 @@ def test_a_pending_question_is_never_folded_behind_the_reviewers_back(store):
     ingest(*shared("Gitlab", "GitLab"))  # now the store is sure: still, the reviewer was asked
     report = resolve(NS)
     assert report.folded == 0 and Question.get_by_id(q.id).status == "pending"
+
+
+def test_a_question_sunk_below_the_floor_gives_its_place_in_the_cap_to_a_likelier_one(store, monkeypatch):
+    table = {
+        "priors": {"default": 0.5, "same-merge-key": 0.35, "plural": 0.9},
+        "weights": {"neighbours": 0.0, "contrasted": 0.0, "shared_source": 0.0, "no_neighbours": 0.0},
+        "conflict_priors": {"declared": 0.9},
+    }
+    monkeypatch.setattr(evidence, "calibration", lambda: table)
+    for i in range(4):  # four same-merge-key questions, each spelling in three passages (impact 3)
+        ingest(
+            *[f"Note {k}: we run Gitlab{i}x here." for k in range(3)], *[f"Note {k}: GitLab{i}X too." for k in range(3)]
+        )
+    resolve(NS, cap=3)
+    assert len(pending(NS)) == 3
+    first, second, *_ = pending(NS)
+    for q in (first, second):  # two rejections: the pattern falls to 3.5 / 12 = 0.29, below the floor
+        decisions.answer(NS, q.id, "reject", "alice", "cli")
+    ingest("We use Webhook Relay.", "Both Webhook Relays failed.")  # a likely plural
+    report = resolve(NS, cap=1)  # one place, held by the sunk question left pending
+    sunk = [q for q in pending(NS) if q.rule == "same-merge-key"]
+    assert sunk and all(q.likelihood < 0.3 for q in sunk)
+    assert any({q.left_name, q.right_name} == {"Webhook Relay", "Webhook Relays"} for q in pending(NS))
+    assert report.queued == 1

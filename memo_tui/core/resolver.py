@@ -226,9 +226,9 @@ def resolve(
     asks = _follow_folds(asks, absorbed_into, counts, settled, pending, weigh)
     likely = [q for q in asks if q.evidence.likelihood >= evidence.MIN_LIKELIHOOD and q.priority >= evidence.MIN_YIELD]
     report.unlikely = len(asks) - len(likely)
-    _admit(namespace, likely, cap, report, dry_run)
-    if not dry_run:
+    if not dry_run:  # first, so that admission counts the pending questions as the answers now weigh them
         _reweigh_pending(namespace, facts.answers)
+    _admit(namespace, likely, cap, report, dry_run)
     if progress is not None:  # the name pairs are done; the passages come next
         progress(len(pairs), len(pairs))
     memory = queue_conflicts(namespace, dry_run)
@@ -399,8 +399,13 @@ def _follow_folds(asks, absorbed_into, counts, settled, pending, weigh) -> list[
 
 def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_run: bool) -> None:
     """Queue the highest-impact questions up to the cap; count the rest as deferred."""
+    # a question this store's answers have sunk below the floor stays (a reviewer may have seen it) but
+    # does not hold a place that a likelier question could take
     waiting = Question.select().where(
-        (Question.namespace == namespace) & (Question.kind == "entity_pair") & (Question.status == "pending")
+        (Question.namespace == namespace)
+        & (Question.kind == "entity_pair")
+        & (Question.status == "pending")
+        & (Question.likelihood >= evidence.MIN_LIKELIHOOD)
     )
     slots = max(0, cap - waiting.count())
     asks.sort(
