@@ -51,11 +51,12 @@ TABLE = [
     ("FastApi", "FastAPI", None, None, "fold", "same-merge-key"),
     ("memory_entities", "memory-entities", None, None, "ask", "same-letters-code"),
     ("OnConflict", "on_conflict", None, None, "ask", "same-letters-code"),  # in code, punctuation is the name
-    ("requests.session", "requests.Session", None, None, "ask", "same-letters-code"),
+    ("requests.session", "requests.Session", None, None, "ask", "code-case"),
+    ("VIRTIO_PMEM", "virtio_pmem", None, None, "ask", "code-constant"),  # a config symbol and its driver
     ("fs/dax", "FS_DAX", None, None, "ask", "same-letters-code"),
     ("ReAct", "React", None, None, "ask", "case-styled"),
     ("JavaScript", "Java Script", None, None, "ask", "joined-words"),
-    ("e-mail", "email", None, None, "ask", "same-letters-code"),  # lowercase: spaced like a command
+    ("e-mail", "email", None, None, "ask", "command-spacing"),  # lowercase: spaced like a command
     ("E-mail", "Email", None, None, "ask", "case-styled"),
     ("Multi-Arch", "MultiArch", None, None, "fold", "same-merge-key"),
     ("Type Script", "TypeScript", None, None, "ask", "joined-words"),
@@ -181,6 +182,9 @@ def test_the_table_covers_every_rule():
         "prefix",
         "different",
         "same-letters-code",
+        "code-case",
+        "code-constant",
+        "command-spacing",
         "joined-words",
         "case-lowercase",
         "case-styled",

@@ -203,18 +203,26 @@ def _identical_merge_keys(a: Name, b: Name, note: str) -> Verdict:
     if a.type and b.type and a.type != b.type:
         return Verdict("ask", 0.8, "types-differ", f"same spelling, but declared as {a.type} and {b.type}")
     lowercase = a.key == a.key.casefold() and b.key == b.key.casefold()
+    caps = [n for n in (a, b) if _all_capitals(n.key)]
     if a.code or b.code or a.marks != b.marks:
+        if a.key.casefold() == b.key.casefold():
+            if len(caps) == 1:
+                # `VIRTIO_PMEM` / `virtio_pmem`: a constant or config symbol, and the function or module
+                return Verdict(
+                    "ask", 0.6, "code-constant", f"'{caps[0].key}' in capitals reads as a constant of its own{note}"
+                )
+            # `requests.session` / `requests.Session`, `xt_RATEEST` / `xt_rateest`
+            return Verdict("ask", 0.7, "code-case", f"the same identifier in another letter case{note}")
         # `OnConflict` / `on_conflict`, `Model.select` / `ModelSelect`, `fs/dax` / `FS_DAX`: in code, the
-        # punctuation and the case are part of the name, and the two are often different objects
+        # punctuation is part of the name, and the two are often different objects
         return Verdict(
             "ask", 0.6, "same-letters-code", f"the same letters, but spelled as different code identifiers{note}"
         )
     if lowercase and a.key != b.key:
         # `cryptsetup reencrypt` / `cryptsetup-reencrypt`: commands and packages keep their punctuation
         return Verdict(
-            "ask", 0.6, "same-letters-code", f"both in lowercase, as commands are written, spaced differently{note}"
+            "ask", 0.6, "command-spacing", f"both in lowercase, as commands are written, spaced differently{note}"
         )
-    caps = [n for n in (a, b) if _all_capitals(n.key)]
     if len(caps) == 1:  # SHIP / Ship, ACME GATEWAY / Acme-Gateway
         return Verdict("ask", 0.75, "case-acronym", f"'{caps[0].key}' may be an acronym of its own{note}")
     if a.key != b.key and a.key.casefold() == b.key.casefold():
