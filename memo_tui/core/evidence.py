@@ -63,6 +63,7 @@ class StoreFacts:
     neighbour_cache: dict[int, Counter] = field(default_factory=dict)
     _rarity_sums: dict[int, float] = field(default_factory=dict)
     _rarity: dict[int, float] = field(default_factory=dict)
+    _passage_sets: dict[int, frozenset[int]] = field(default_factory=dict)
 
     def rarity(self, entity_id: int) -> float:
         """log(live passages / passages naming it): 0 for a name in every passage."""
@@ -70,6 +71,12 @@ class StoreFacts:
             live = max(1, len(self.entities_of))
             self._rarity.update((e, math.log(live / n)) for e, n in self.frequency.items())
         return self._rarity.get(entity_id, 0.0)
+
+    def passage_set(self, entity_id: int) -> frozenset[int]:
+        found = self._passage_sets.get(entity_id)
+        if found is None:
+            found = self._passage_sets[entity_id] = frozenset(self.passages_of.get(entity_id, ()))
+        return found
 
     def is_rare(self, entity_id: int) -> bool:
         """Named by at most 1% of the live passages (at least 2): a neighbour worth sharing."""
@@ -175,7 +182,7 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
           names_of: dict[int, str]) -> Evidence:  # fmt: skip
     """The likelihood that entities `left` and `right` are one thing."""
     weights = calibration()["weights"]
-    joint = set(facts.passages_of.get(left, ())) & set(facts.passages_of.get(right, ()))
+    joint = facts.passage_set(left) & facts.passage_set(right)
     defined = contrasted = None
     for pid in sorted(joint):
         text = facts.text_of.get(pid, "")

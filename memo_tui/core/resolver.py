@@ -107,7 +107,7 @@ def joint_texts(facts: StoreFacts, pairs: list[tuple[int, int]]) -> None:
     """Fill in the texts of passages that name both sides of a pair (defining or contrasting ones)."""
     wanted = set()
     for a, b in pairs:
-        wanted |= set(facts.passages_of.get(a, ())) & set(facts.passages_of.get(b, ()))
+        wanted |= facts.passage_set(a) & facts.passage_set(b)
     ids = sorted(wanted - set(facts.text_of))
     for start in range(0, len(ids), 500):
         query = Passage.select(Passage.id, Passage.external_id, Passage.text).where(
@@ -255,8 +255,7 @@ def _weighed(ask: Ask, weigh, facts: StoreFacts, hopeless: dict[tuple[str, int],
         hopeless[key] = None if reachable else Evidence(rule, base, 0.0, prior=base)
     found = hopeless[key]
     if found is not None:
-        left, right = facts.passages_of.get(ask.left.id, ()), facts.passages_of.get(ask.right.id, ())
-        if set(left).isdisjoint(right):  # no passage names both, so none can define one by the other
+        if facts.passage_set(ask.left.id).isdisjoint(facts.passage_set(ask.right.id)):  # none can define one
             return Ask(ask.left, ask.right, ask.verdict, ask.impact, found)
     return Ask(ask.left, ask.right, ask.verdict, ask.impact, weigh(ask.left, ask.right, rule))
 
