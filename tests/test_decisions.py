@@ -79,8 +79,16 @@ def test_answers_follow_aliases_and_a_settled_pair_is_moot(pairs):
     decisions.answer(NS, q1, "merge", "alice", "cli")
     decisions.answer(NS, q2, "merge", "alice", "cli")  # one side was folded away: followed through its alias
     assert len([n for n in names() if n.casefold().replace("-", "").replace(" ", "") == "claudecode"]) == 1
-    moot = decisions.answer(NS, q3, "merge", "alice", "cli")
-    assert status(q3) == "moot" and moot.action == "moot"
+    assert status(q3) == "moot"  # its sides became one entity: settled with the merge that did it
+    with pytest.raises(AlreadyDecided, match="moot"):
+        decisions.answer(NS, q3, "merge", "alice", "cli")
+
+
+def test_a_question_made_moot_some_other_way_is_settled_when_answered(pairs):
+    q1 = ask("Claude Code", "claude-code")
+    q3 = ask("Claude Code", "claude-code")  # the same pair twice (a race of two passes)
+    decisions.answer(NS, q1, "merge", "alice", "cli")
+    assert status(q3) == "moot"
 
 
 def test_revert_of_a_merge_restores_rows_and_reopens_the_question(pairs):
@@ -161,3 +169,40 @@ def test_actor_comes_from_flag_then_environment_then_login(monkeypatch):
     assert current_actor(None) == "carol"
     monkeypatch.delenv("MEMO_TUI_USER")
     assert current_actor(None)
+
+
+@pytest.fixture
+def priya(store):
+    people = [{"name": n, "type": "person"} for n in ("Priya Raman", "PR", "Priya R.")]
+    ingest_records(NS, [PassageRecord("p1", "Ask her about the ledger.", "a", entities=people)])
+    return {
+        "raman_pr": ask("Priya Raman", "PR"),
+        "pr_short": ask("PR", "Priya R."),
+        "raman_short": ask("Priya Raman", "Priya R."),
+    }
+
+
+def test_a_keep_apart_holds_across_a_fold_through_a_third_spelling(priya):
+    decisions.answer(NS, priya["raman_pr"], "reject", "alice", "cli")
+    merge = decisions.answer(NS, priya["raman_short"], "merge", "alice", "cli")
+    # PR / Priya R. now falls on the kept-apart pair: settled at once, not at the next pass
+    assert status(priya["pr_short"]) == "moot"
+    decisions.revert(NS, merge.id, "alice", "cli")
+    assert status(priya["pr_short"]) == "pending"  # the fold's consequence goes with it
+
+
+def test_no_answer_folds_a_kept_apart_pair_through_another_spelling(priya):
+    decisions.answer(NS, priya["raman_pr"], "reject", "alice", "cli")
+    decisions.answer(NS, priya["pr_short"], "merge", "bob", "cli")  # Priya R. and PR are one now
+    assert status(priya["raman_short"]) == "moot"  # Priya Raman / (PR holding Priya R.) is kept apart
+    Question.update(status="pending").where(Question.id == priya["raman_short"]).execute()  # as if raced
+    with pytest.raises(MemoError, match="kept apart by decision"):
+        decisions.answer(NS, priya["raman_short"], "merge", "bob", "cli")
+    assert len(names()) == 2 and "Priya Raman" in names()  # still apart from the one that holds PR
+
+
+def test_a_manual_fold_settles_the_questions_it_answers_and_its_revert_reopens_them(priya):
+    fold = decisions.manual_fold(NS, "Priya R.", "Priya Raman", "bob", "cli")
+    assert status(priya["raman_short"]) == "moot"
+    decisions.revert(NS, fold.id, "bob", "cli")
+    assert status(priya["raman_short"]) == "pending"

@@ -173,6 +173,8 @@ def test_a_question_whose_sides_were_folded_together_becomes_moot(messy):
     resolve(NS)
     q = next(q for q in pending(NS) if {q.left_name, q.right_name} == {"Webhook Relay", "Webhook Relays"})
     decisions.manual_fold(NS, "Webhook Relays", "Webhook Relay", "alice", "cli")
+    assert Question.get_by_id(q.id).status == "moot"  # settled with the fold, not at the next pass
+    Question.update(status="pending").where(Question.id == q.id).execute()  # as if made moot some other way
     report = resolve(NS)
     assert report.moot == 1 and Question.get_by_id(q.id).status == "moot"
 

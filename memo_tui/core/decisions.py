@@ -17,7 +17,18 @@ from memo_tui.core import folds, passages
 from memo_tui.core.bulk import LazyInserter
 from memo_tui.core.entities import require
 from memo_tui.core.errors import MemoError
-from memo_tui.core.models import Decision, Entity, Fold, KeepApart, Passage, Question, bump_version, db, utcnow
+from memo_tui.core.models import (
+    Alias,
+    Decision,
+    Entity,
+    Fold,
+    KeepApart,
+    Passage,
+    Question,
+    bump_version,
+    db,
+    utcnow,
+)
 
 CHANNELS = ("tui", "cli", "auto", "agent")
 ANSWERS = ("merge", "reject", "keep_both")
@@ -127,7 +138,9 @@ def manual_fold(namespace: str, absorbed_name: str, canonical_name: str, actor: 
         canonical = require(namespace, canonical_name).entity
         if absorbed.id == canonical.id:
             raise MemoError(f"{absorbed_name!r} and {canonical_name!r} are already one entity ({canonical.name!r})")
-        return fold_entities(namespace, canonical, absorbed, actor, channel, rule="manual")
+        summary = folds.fold(canonical, absorbed, decided_by=actor, channel=channel, rule="manual")
+        payload = {**_fold_payload(summary, "folded"), "settled": _settle_follow_ups(namespace, canonical.id, actor)}
+        return _record(namespace, "fold", actor, channel, payload, fold=summary.fold_id)
 
 
 def _claim(namespace: str, question_id: int) -> Question:
@@ -174,12 +187,18 @@ def _answer_pair(namespace, question, action, actor, channel, swap) -> DecisionV
         return _moot(namespace, question, actor, channel)
     left, right = Entity.get_by_id(left_id), Entity.get_by_id(right_id)
     if action == "merge":
+        kept = kept_apart(namespace, left_id, right_id)
+        if kept is not None:
+            raise MemoError(
+                f"question {question.id}: {names} fall on a pair kept apart by decision {kept.decision_id} "
+                f"(reject); revert that decision to merge them"
+            )
         canonical, absorbed = folds.canonical_order(left, right)
         if swap:
             canonical, absorbed = absorbed, canonical
         summary = folds.fold(canonical, absorbed, actor, channel, rule=question.rule, score=question.score)
         _settle(question, "merged", actor)
-        payload = _fold_payload(summary, "merged")
+        payload = {**_fold_payload(summary, "merged"), "settled": _settle_follow_ups(namespace, canonical.id, actor)}
         return _record(namespace, "merge", actor, channel, payload, question.id, fold=summary.fold_id)
     status = "rejected" if action == "reject" else "keep_both"
     _settle(question, status, actor)
@@ -188,6 +207,58 @@ def _answer_pair(namespace, question, action, actor, channel, swap) -> DecisionV
     low, high = sorted((left_id, right_id))
     KeepApart.create(namespace=namespace, low_id=low, high_id=high, kind=action, decision=decision.id)
     return decision
+
+
+def lineage(entity_id: int) -> set[int]:
+    """The entity and every entity folded into it (by their original ids)."""
+    rows = Alias.select(Alias.original_id).where((Alias.entity == entity_id) & Alias.original_id.is_null(False))
+    return {entity_id} | {original for (original,) in rows.tuples()}
+
+
+def kept_apart(namespace: str, left_id: int, right_id: int) -> KeepApart | None:
+    """A reviewer's reject between anything folded into one side and anything folded into the other."""
+    left, right = lineage(left_id), lineage(right_id)
+    both = sorted(left | right)
+    rows = KeepApart.select().where(
+        (KeepApart.namespace == namespace)
+        & (KeepApart.kind == "reject")
+        & KeepApart.low_id.in_(both)
+        & KeepApart.high_id.in_(both)
+    )
+    for row in rows:
+        if (row.low_id in left and row.high_id in right) or (row.low_id in right and row.high_id in left):
+            return row
+    return None
+
+
+def _settle_follow_ups(namespace: str, canonical_id: int, actor: str) -> list[int]:
+    """After a reviewer's fold: pending name questions about the canonical whose sides are now one
+    entity, or fall on a pair kept apart, are settled at once (as moot); their ids go in the fold's
+    payload, so that reverting it opens them again."""
+    ids = sorted(lineage(canonical_id))
+    rows = Question.select().where(
+        (Question.namespace == namespace)
+        & (Question.kind == "entity_pair")
+        & (Question.status == "pending")
+        & (Question.left_id.in_(ids) | Question.right_id.in_(ids))
+    )
+    settled = []
+    for question in rows:
+        left, right = folds.home_of(question.left_id), folds.home_of(question.right_id)
+        if left is None or right is None:
+            continue
+        if left == right or kept_apart(namespace, left, right) is not None:
+            _settle(question, "moot", actor)
+            settled.append(question.id)
+    return settled
+
+
+def _reopen(payload: dict) -> None:
+    """Questions a reverted fold had settled as its consequence return to pending."""
+    if payload.get("settled"):
+        Question.update(status="pending", decided_at=None, decided_by=None).where(
+            Question.id.in_(payload["settled"]) & (Question.status == "moot")
+        ).execute()
 
 
 def _moot(
@@ -313,6 +384,7 @@ def _undo_fold(namespace: str, row: Decision, payload: dict) -> None:
     fold = Fold.get_by_id(payload["fold_id"])
     if fold.reverted_at is None:
         folds.revert_fold(fold.id, namespace)
+    _reopen(payload)
 
 
 def _undo_merge(namespace: str, row: Decision, payload: dict) -> None:
