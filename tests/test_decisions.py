@@ -206,3 +206,20 @@ def test_a_manual_fold_settles_the_questions_it_answers_and_its_revert_reopens_t
     assert status(priya["raman_short"]) == "moot"
     decisions.revert(NS, fold.id, "bob", "cli")
     assert status(priya["raman_short"]) == "pending"
+
+
+def test_the_queue_shows_a_folded_side_as_the_entity_it_lives_in_now(priya):
+    from memo_tui.core.queue import pending
+
+    decisions.manual_fold(NS, "PR", "Priya R.", "bob", "cli")  # not an answer to any question here
+    shown = {q.id: q for q in pending(NS)}
+    raman_pr = shown[priya["raman_pr"]]
+    holder = Entity.get(Entity.name == "Priya R.")
+    assert (raman_pr.right_id, raman_pr.right_name) == (holder.id, "Priya R.")
+    assert Question.get_by_id(priya["raman_pr"]).right_name == "PR"  # the stored question is unchanged
+
+
+def test_a_fold_that_makes_two_questions_ask_the_same_pair_keeps_the_older(priya):
+    decisions.manual_fold(NS, "PR", "Priya R.", "bob", "cli")
+    # Priya Raman / PR now asks what Priya Raman / Priya R. asks
+    assert status(priya["raman_pr"]) == "pending" and status(priya["raman_short"]) == "moot"

@@ -233,8 +233,8 @@ def kept_apart(namespace: str, left_id: int, right_id: int) -> KeepApart | None:
 
 def _settle_follow_ups(namespace: str, canonical_id: int, actor: str) -> list[int]:
     """After a reviewer's fold: pending name questions about the canonical whose sides are now one
-    entity, or fall on a pair kept apart, are settled at once (as moot); their ids go in the fold's
-    payload, so that reverting it opens them again."""
+    entity, fall on a pair kept apart, or ask again what an older pending question asks, are settled
+    at once (as moot); their ids go in the fold's payload, so that reverting it opens them again."""
     ids = sorted(lineage(canonical_id))
     rows = Question.select().where(
         (Question.namespace == namespace)
@@ -242,14 +242,16 @@ def _settle_follow_ups(namespace: str, canonical_id: int, actor: str) -> list[in
         & (Question.status == "pending")
         & (Question.left_id.in_(ids) | Question.right_id.in_(ids))
     )
-    settled = []
-    for question in rows:
+    settled, asked = [], set()
+    for question in rows.order_by(Question.id):
         left, right = folds.home_of(question.left_id), folds.home_of(question.right_id)
         if left is None or right is None:
             continue
-        if left == right or kept_apart(namespace, left, right) is not None:
+        pair = frozenset((left, right))
+        if left == right or pair in asked or kept_apart(namespace, left, right) is not None:
             _settle(question, "moot", actor)
             settled.append(question.id)
+        asked.add(pair)
     return settled
 
 

@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import asdict, dataclass, fields
+from dataclasses import asdict, dataclass, fields, replace
 
-from memo_tui.core.models import Question
+from memo_tui.core.models import Entity, Question
 
 
 @dataclass(frozen=True)
@@ -32,10 +32,38 @@ def view(question: Question) -> QuestionView:
 
 
 def pending(namespace: str) -> list[QuestionView]:
-    """Pending questions, highest expected yield first (likelihood x what the answer changes), then id."""
+    """Pending questions, highest expected yield first (likelihood x what the answer changes), then id.
+    A name question shows where its sides live now: a side folded into another entity since the
+    question was asked is shown as that entity, by id and name."""
+    from memo_tui.core.resolver import Homes
+
     query = (
         Question.select()
         .where((Question.namespace == namespace) & (Question.status == "pending"))
         .order_by(Question.priority.desc(), Question.likelihood.desc(), Question.id)
     )
-    return [view(q) for q in query]
+    views = [view(q) for q in query]
+    home = Homes(namespace)
+    moved = {
+        side: home(side)
+        for q in views
+        if q.kind == "entity_pair"
+        for side in (q.left_id, q.right_id)
+        if side not in home.live
+    }
+    if not moved:
+        return views
+    found = {i for i in moved.values() if i is not None}
+    names = dict(Entity.select(Entity.id, Entity.name).where(Entity.id.in_(sorted(found))).tuples()) if found else {}
+
+    def now(entity_id: int, name: str) -> tuple[int, str]:
+        current = moved.get(entity_id, entity_id)
+        return (current, names[current]) if current in names else (entity_id, name)
+
+    out = []
+    for q in views:
+        if q.kind == "entity_pair" and (q.left_id in moved or q.right_id in moved):
+            (left_id, left_name), (right_id, right_name) = now(q.left_id, q.left_name), now(q.right_id, q.right_name)
+            q = replace(q, left_id=left_id, left_name=left_name, right_id=right_id, right_name=right_name)
+        out.append(q)
+    return out
