@@ -18,7 +18,7 @@ from memo_tui.core.conflicts import (
     words,
 )
 from memo_tui.core.graph import related
-from memo_tui.core.ingest import ingest_records
+from memo_tui.core.ingest import forget, ingest_records
 from memo_tui.core.models import Passage, Question
 from memo_tui.core.queue import pending
 from memo_tui.core.rebuild import rebuild
@@ -297,3 +297,28 @@ def test_conflicts_are_ranked_beside_names_by_expected_yield(story):
     rows = [(q.kind, q.likelihood, q.priority) for q in pending(NS)]
     assert all(0 < likelihood <= 1 and priority > 0 for _, likelihood, priority in rows)
     assert [p for *_, p in rows] == sorted((p for *_, p in rows), reverse=True)
+
+
+def passage_question(left: str, right: str) -> int:
+    a, b = (Passage.get(Passage.external_id == x) for x in (left, right))
+    return Question.create(
+        namespace=NS, kind="duplicate", left_id=a.id, right_id=b.id, left_name=left, right_name=right,
+        score=0.9, rule="duplicate-3gram", reason="made by a test",
+    ).id  # fmt: skip
+
+
+def test_questions_about_a_passage_just_retired_go_moot_at_once_and_a_revert_reopens_them(story):
+    first = passage_question("d1", "d2")
+    other = passage_question("d1", "r1")
+    merged = decisions.answer(NS, first, "merge", "alice", "cli", keep="right")  # retires d1
+    assert Question.get_by_id(other).status == "moot"
+    with pytest.raises(decisions.AlreadyDecided):
+        decisions.answer(NS, other, "merge", "alice", "cli")
+    decisions.revert(NS, merged.id, "alice", "cli")
+    assert Question.get_by_id(other).status == "pending"
+
+
+def test_forgetting_a_passage_settles_its_questions(story):
+    q = passage_question("d1", "d2")
+    forget(NS, "d2")
+    assert Question.get_by_id(q).status == "moot"

@@ -109,7 +109,7 @@ def test_undo_reverts_the_reviewers_own_last_decision(pairs):
     undone = decisions.undo_last(NS, "alice", "tui")
     assert undone.channel == "tui" and "reverted" in undone.summary
     assert status(q1) == "pending" and status(q2) == "merged"
-    with pytest.raises(MemoError, match="alice has no decision to undo"):
+    with pytest.raises(MemoError, match="your last action was a revert"):  # not bob's, not an older one
         decisions.undo_last(NS, "alice", "tui")
 
 
@@ -223,3 +223,19 @@ def test_a_fold_that_makes_two_questions_ask_the_same_pair_keeps_the_older(priya
     decisions.manual_fold(NS, "PR", "Priya R.", "bob", "cli")
     # Priya Raman / PR now asks what Priya Raman / Priya R. asks
     assert status(priya["raman_pr"]) == "pending" and status(priya["raman_short"]) == "moot"
+
+
+def test_undo_after_a_revert_never_reverts_an_older_unrelated_decision(priya):
+    older = decisions.answer(NS, priya["raman_pr"], "reject", "alice", "cli")
+    merge = decisions.answer(NS, priya["raman_short"], "keep_both", "alice", "cli")
+    decisions.revert(NS, merge.id, "alice", "cli")
+    with pytest.raises(MemoError, match=f"revert of decision {merge.id}; nothing older is undone"):
+        decisions.undo_last(NS, "alice", "cli")
+    assert status(priya["raman_pr"]) == "rejected" and older.id != merge.id
+
+
+def test_undo_says_when_there_is_nothing_to_undo(priya):
+    with pytest.raises(MemoError, match="nothing to undo"):
+        decisions.undo_last(NS, "alice", "cli")
+    decision = decisions.answer(NS, priya["raman_pr"], "reject", "alice", "cli")
+    assert decisions.undo_last(NS, "alice", "cli").payload["decision"] == decision.id

@@ -294,17 +294,34 @@ def _answer_passages(namespace, question, action, actor, channel, keep, swap=Fal
         kept, retired = (left, right) if keep == "left" else (right, left)
     else:
         raise MemoError("--keep is left or right")
-    if retired.retired_at is not None:
-        raise MemoError(f"passage {retired.external_id!r} is already retired")
+    for passage in (retired, kept):
+        if passage.retired_at is not None:
+            raise MemoError(f"passage {passage.external_id!r} is already retired; the question is moot")
     passages.retire(retired.id)
     bump_version(namespace)
     _settle(question, "merged", actor)
     payload = {
         "kept": kept.id,
         "retired": retired.id,
+        "settled": settle_questions_of_passage(namespace, retired.id, actor),
         "summary": f"kept {kept.external_id!r}, retired {retired.external_id!r}",
     }
     return _record(namespace, "merge", actor, channel, payload, question.id)
+
+
+def settle_questions_of_passage(namespace: str, passage_id: int, actor: str) -> list[int]:
+    """A passage just retired: the pending passage questions about it go moot at once (ids returned,
+    for a revert to reopen)."""
+    rows = Question.select(Question.id).where(
+        (Question.namespace == namespace)
+        & Question.kind.in_(("duplicate", "contradiction"))
+        & (Question.status == "pending")
+        & ((Question.left_id == passage_id) | (Question.right_id == passage_id))
+    )
+    ids = [qid for (qid,) in rows.tuples()]
+    if ids:
+        Question.update(status="moot", decided_at=utcnow(), decided_by=actor).where(Question.id.in_(ids)).execute()
+    return ids
 
 
 def revert(namespace: str, decision_id: int, actor: str, channel: str) -> DecisionView:
@@ -340,20 +357,22 @@ def revert_fold(namespace: str, fold_id: int, actor: str, channel: str) -> Decis
 
 
 def undo_last(namespace: str, actor: str, channel: str) -> DecisionView:
-    """Revert this reviewer's most recent decision that still stands."""
+    """Revert the last thing this reviewer did, if it still stands. When that was itself a revert,
+    nothing older is touched: the reviewer is told how to restore it."""
     row = (
         Decision.select()
-        .where(
-            (Decision.namespace == namespace)
-            & (Decision.actor == actor)
-            & Decision.undone_at.is_null()
-            & (Decision.action != "revert")
-        )
+        .where((Decision.namespace == namespace) & (Decision.actor == actor) & (Decision.action != "moot"))
         .order_by(Decision.id.desc())
         .first()
     )
-    if row is None:
-        raise MemoError(f"{actor} has no decision to undo in namespace {namespace!r}")
+    if row is None or row.undone_at is not None:
+        raise MemoError(f"{actor} has nothing to undo in namespace {namespace!r}")
+    if row.action == "revert":
+        original = json.loads(row.payload).get("decision")
+        raise MemoError(
+            f"your last action was a revert of decision {original}; nothing older is undone "
+            f"(to restore it, make that decision again)"
+        )
     return revert(namespace, row.id, actor, channel)
 
 
@@ -395,6 +414,7 @@ def _undo_merge(namespace: str, row: Decision, payload: dict) -> None:
     else:
         passages.restore(payload["retired"])
         bump_version(namespace)
+        _reopen(payload)
 
 
 def _undo_keep(namespace: str, row: Decision, payload: dict) -> None:

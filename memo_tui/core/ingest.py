@@ -15,6 +15,7 @@ from multiprocessing import get_context
 from typing import BinaryIO
 
 from memo_tui.core.bulk import Inserter, paused_gc, prepared, quote, select_in
+from memo_tui.core.decisions import settle_questions_of_passage
 from memo_tui.core.entities import EntityCache
 from memo_tui.core.errors import MemoError
 from memo_tui.core.extract import WEIGHTS, Extracted, extract
@@ -91,6 +92,7 @@ def forget(namespace: str, external_id: str) -> int:
         if passage is None:
             raise MemoError(f"no live passage with id {external_id!r} in namespace {namespace!r}")
         retire(passage.id)
+        settle_questions_of_passage(namespace, passage.id, "auto")
         bump_version(namespace)
     return passage.id
 
