@@ -322,3 +322,22 @@ def test_forgetting_a_passage_settles_its_questions(story):
     q = passage_question("d1", "d2")
     forget(NS, "d2")
     assert Question.get_by_id(q).status == "moot"
+
+
+def test_a_review_that_retires_a_passage_leaves_the_store_lint_clean(store):
+    from memo_tui.core.lint import lint
+
+    text = "Deploys of the Nimbus Console need a green build on main and a second reviewer"
+    ingest_records(
+        NS,
+        [
+            PassageRecord("o", f"{text}, says the Summit Vault runbook.", "wiki", at("2026-01-01")),
+            PassageRecord("n", f"{text}, says the runbook.", "chat", at("2026-02-01")),
+        ],
+    )
+    resolve(NS)
+    (q,) = [q for q in pending(NS) if q.kind == "duplicate"]
+    decision = decisions.answer(NS, q.id, "merge", "alice", "cli")  # retires "o", the only one naming Summit Vault
+    assert lint(NS) == []
+    decisions.revert(NS, decision.id, "alice", "cli")
+    assert lint(NS) == []

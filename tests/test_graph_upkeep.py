@@ -9,7 +9,7 @@ from memo_tui.core import decisions
 from memo_tui.core.ingest import forget, ingest_records
 from memo_tui.core.links import also_see, relink_all
 from memo_tui.core.lint import lint
-from memo_tui.core.models import Alias, Entity, Fold, Passage, db
+from memo_tui.core.models import Alias, Entity, Fold, Mention, Passage, db
 from memo_tui.core.rebuild import rebuild
 from memo_tui.core.resolver import resolve
 from memo_tui.core.sources import PassageRecord
@@ -118,10 +118,12 @@ def test_lint_is_clean_on_a_healthy_store_and_names_each_broken_thing(settled, r
     assert any(check == "dangling_edge" for check, _ in problems)
 
 
-def test_forgotten_passage_makes_an_orphan(store):
+def test_a_name_only_a_forgotten_passage_used_is_dormant_not_broken(store):
     ingest_records(NS, [PassageRecord("only", "A note on Zephyr Relay.", "notes")])
     forget(NS, "only")
-    assert [p.check for p in lint(NS)] == ["orphan_entity"]
+    assert lint(NS) == []  # forgetting is reversible history, not an inconsistency
+    Mention.delete().execute()
+    assert [p.check for p in lint(NS)] == ["orphan_entity"]  # a name nothing names at all is one
 
 
 def linked(external_id: str) -> list[str]:

@@ -34,15 +34,16 @@ def lint(namespace: str) -> list[Problem]:
 
 
 def _orphans(entities: dict[int, Entity], passages) -> list[Problem]:
-    live = passages.where(Passage.retired_at.is_null())
-    mentions = Mention.select(Mention.entity).where(Mention.active & Mention.passage.in_(live)).distinct()
+    """Entities no passage names, live or retired. One named only by retired passages (a conflict
+    merged, a passage forgotten) is not broken: reverting that decision brings it back."""
+    mentions = Mention.select(Mention.entity).where(Mention.active & Mention.passage.in_(passages)).distinct()
     named = {entity_id for (entity_id,) in mentions.tuples()}
     for src, dst in (
-        Relation.select(Relation.src, Relation.dst).where(Relation.active & Relation.passage.in_(live)).tuples()
+        Relation.select(Relation.src, Relation.dst).where(Relation.active & Relation.passage.in_(passages)).tuples()
     ):
         named.update((src, dst))
     return [
-        Problem("orphan_entity", f"{entity.name} (#{entity.id})", "no active mention in a live passage, no stated edge")
+        Problem("orphan_entity", f"{entity.name} (#{entity.id})", "no active mention in any passage, no stated edge")
         for entity_id, entity in entities.items()
         if entity_id not in named
     ]
