@@ -170,3 +170,16 @@ async def test_explore_on_a_memory_conflict_opens_what_both_passages_are_about(d
         await settle(pilot)
         pane = pilot.app.screen.query_one("NeighbourhoodPane")
         assert [name for _, name in pane.trail] == ["Acme Gateway"]
+
+
+@pilot_test
+async def test_an_unknown_binding_id_in_the_settings_is_named_in_a_warning(demo_store, tmp_path, monkeypatch):
+    config = tmp_path / "config.toml"
+    config.write_text('[keys]\nmerj = "x"\nmerge = "m"\n')
+    monkeypatch.setenv("MEMO_TUI_CONFIG", str(config))
+    told = []
+    monkeypatch.setattr(MemoApp, "notify", lambda self, message, **kw: told.append((message, kw.get("severity"))))
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await settle(pilot)
+    warnings = [message for message, severity in told if severity == "warning"]
+    assert len(warnings) == 1 and "has no binding merj" in warnings[0] and "merge" in warnings[0]

@@ -45,6 +45,14 @@ class MemoApp(App):
 
     def on_mount(self) -> None:
         self.set_keymap(self.keymap)
+        known = {b.id for b in (*self.BINDINGS, *ReviewScreen.BINDINGS) if isinstance(b, Binding) and b.id}
+        unknown = sorted(set(self.keymap) - known)
+        if unknown:
+            self.notify(
+                f"settings: [keys] has no binding {', '.join(unknown)}; the ids are {', '.join(sorted(known))}",
+                severity="warning",
+                timeout=10,
+            )
         has_passages = Passage.select().where(Passage.namespace == self.namespace).exists()
         if has_passages:
             self.push_screen(ReviewScreen(self.namespace, self.actor, self.store_label))
