@@ -183,3 +183,18 @@ async def test_an_unknown_binding_id_in_the_settings_is_named_in_a_warning(demo_
         await settle(pilot)
     warnings = [message for message, severity in told if severity == "warning"]
     assert len(warnings) == 1 and "has no binding merj" in warnings[0] and "merge" in warnings[0]
+
+
+@pilot_test
+async def test_the_neighbourhood_is_shown_again_after_a_decision(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "Claude Code", "claude-code")
+        await pilot.press("e")  # the neighbourhood of Claude Code
+        await settle(pilot)
+        pane = pilot.app.screen.query_one("NeighbourhoodPane")
+        before = pane.query_one("#trail").render()
+        await pilot.press("m")  # fold claude-code into Claude Code, from the neighbourhood pane
+        await settle(pilot)
+        after = pane.query_one("#trail").render()
+        assert [name for _, name in pane.trail] == ["Claude Code"]
+        assert str(before) != str(after)  # more passages now: the fold is in the graph shown

@@ -65,6 +65,7 @@ class ReviewScreen(Screen):
         self.question_id: int | None = None
         self.explored_side = 1  # the side `e` explores next: 0 left, 1 right (first press flips to left)
         self.busy = False
+        self.neighbourhood_stale = False  # a decision changed the store since the neighbourhood was shown
 
     def compose(self) -> ComposeResult:
         yield Header(icon="≡")
@@ -154,8 +155,21 @@ class ReviewScreen(Screen):
         self.notify(message.decision.summary, title=message.decision.action)
         self.question_id = None  # whatever is selected next, show it fresh: the decision changed the store
         self.load_queue()
-        if self.query_one(ContentSwitcher).current == "history":
+        current = self.query_one(ContentSwitcher).current
+        if current == "history":
             self.load_history(self.query_one(HistoryPane).who)
+        self.neighbourhood_stale = bool(self.query_one(NeighbourhoodPane).trail)
+        if current == "neighbourhood":
+            self._reload_neighbourhood()
+
+    def _reload_neighbourhood(self) -> None:
+        """Show the name at the end of the trail again, as the store now has it (by name: a fold may
+        have moved it into another entity)."""
+        pane = self.query_one(NeighbourhoodPane)
+        self.neighbourhood_stale = False
+        if pane.trail:
+            _, name = pane.trail.pop()
+            self.show_neighbourhood(name)
 
     def on_neighbourhood_loaded(self, message: NeighbourhoodLoaded) -> None:
         self._queue_status()
@@ -248,6 +262,8 @@ class ReviewScreen(Screen):
         self._show_pane(name)
         if name == "history":
             self.load_history(self.query_one(HistoryPane).who)
+        elif name == "neighbourhood" and self.neighbourhood_stale:
+            self._reload_neighbourhood()
 
     def _show_pane(self, name: str) -> None:
         self.query_one(ContentSwitcher).current = name
