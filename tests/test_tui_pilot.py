@@ -193,7 +193,13 @@ async def test_the_neighbourhood_is_shown_again_after_a_decision(demo_store):
         await settle(pilot)
         pane = pilot.app.screen.query_one("NeighbourhoodPane")
         before = pane.query_one("#trail").render()
-        await pilot.press("m")  # fold claude-code into Claude Code, from the neighbourhood pane
+        await pilot.press("m")  # from the neighbourhood: the question is shown first, nothing is answered
+        await settle(pilot)
+        assert pilot.app.screen.query_one("ContentSwitcher").current == "detail"
+        assert not Fold.select().where(Fold.channel == "tui").exists()
+        await pilot.press("m")  # now it folds claude-code into Claude Code
+        await settle(pilot)
+        await pilot.press("2")
         await settle(pilot)
         after = pane.query_one("#trail").render()
         assert [name for _, name in pane.trail] == ["Claude Code"]

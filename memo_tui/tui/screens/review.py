@@ -221,6 +221,11 @@ class ReviewScreen(Screen):
         if self.question_id is None:
             self.notify("Nothing selected.", severity="warning")
             return
+        if self.query_one(ContentSwitcher).current != "detail":
+            # never answer a question the reviewer cannot see: show it, and let the next key answer it
+            self._show_pane("detail")
+            self.notify("The question is shown again; press the key once more to answer it.")
+            return
         self._start(
             lambda ns, qid, actor, channel: decisions.answer(ns, qid, action, actor, channel, swap=swap),
             self.question_id,
