@@ -58,6 +58,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     demo = sub.add_parser("demo", parents=[common], help="build the demo store (a team's notes) and open it")
     demo.add_argument("--no-open", action="store_true", help="build it and print what the pass did; no TUI")
+    demo.add_argument("--fresh", action="store_true", help="rebuild the demo even if it holds your decisions")
 
     reviewer = argparse.ArgumentParser(add_help=False)
     reviewer.add_argument("--as", dest="actor", metavar="NAME", help="who decides (default: MEMO_TUI_USER, then login)")
@@ -182,22 +183,32 @@ def _open_tui(args: argparse.Namespace, location: str) -> int:
     from memo_tui.tui.app import MemoApp
 
     label = Path(location).name if "://" not in location else location.split("://", 1)[0] + " store"
-    MemoApp(label, namespace=args.ns).run()
+    MemoApp(label, namespace=args.ns, location=location).run()
     return 0
 
 
 @command("demo")
 def cmd_demo(args: argparse.Namespace) -> int:
-    from memo_tui.core.demo import build_demo, default_demo_path
+    from memo_tui.core.demo import build_demo, default_demo_path, reviewers_decisions
 
-    location = args.db or str(default_demo_path())
-    report = build_demo(location, args.ns)
-    if args.no_open:
+    location = args.db or os.environ.get("MEMO_TUI_DB") or str(default_demo_path())
+    mine = reviewers_decisions(location)
+    rebuild = args.fresh or not mine
+    if mine and not args.fresh and sys.stdin.isatty() and not args.json:
+        answer = input(f"The demo store {location} holds {mine} decisions of yours; rebuild it and lose them? [y/N] ")
+        rebuild = answer.strip().casefold() in ("y", "yes")
+    if rebuild:
+        report = build_demo(location, args.ns)
         text = (
             f"demo store {location}: {report.folded} folded, {report.queued} name pairs and "
             f"{report.duplicates_queued + report.contradictions_queued} memory conflicts queued"
         )
-        _print(args, {"store": location, **report.as_dict()}, text)
+        data = {"store": location, "rebuilt": True, **report.as_dict()}
+    else:
+        text = f"demo store {location} kept as it is, with {mine} decisions of yours (--fresh rebuilds it)"
+        data = {"store": location, "rebuilt": False, "decisions_kept": mine}
+    if args.no_open:
+        _print(args, data, text)
         return 0
     return _open_tui(args, location)
 

@@ -46,3 +46,30 @@ def test_demo_never_overwrites_a_real_store(tmp_path, run_cli):
     assert code == 2 and "not the demo" in err
     open_store(str(path))
     assert Passage.select().count() == 1
+
+
+def test_rebuilding_the_demo_keeps_a_reviewers_decisions_unless_asked(tmp_path, run_cli):
+    path = tmp_path / "demo.db"
+    run_cli("demo", "--db", str(path), "--no-open")
+    open_store(str(path))
+    from memo_tui.core import decisions
+
+    question = Question.select().where(Question.status == "pending").first()
+    decisions.answer("default", question.id, "keep_both", "alice", "cli")
+    db.close()
+    code, out, _ = run_cli("demo", "--db", str(path), "--no-open", "--json")  # no terminal to ask on
+    assert code == 0 and json.loads(out) == {"store": str(path), "rebuilt": False, "decisions_kept": 1}
+    code, out, _ = run_cli("demo", "--db", str(path), "--no-open", "--fresh", "--json")
+    assert code == 0 and json.loads(out)["rebuilt"] is True
+    open_store(str(path))
+    assert Question.select().where(Question.status == "keep_both").count() == 0
+    db.close()
+
+
+def test_the_demo_honours_the_store_named_in_the_environment(tmp_path, capsys, monkeypatch):
+    from memo_tui.cli import main
+
+    monkeypatch.setenv("MEMO_TUI_DB", str(tmp_path / "from-env.db"))
+    code = main(["demo", "--no-open", "--json"])
+    assert code == 0 and json.loads(capsys.readouterr().out)["store"] == str(tmp_path / "from-env.db")
+    db.close()

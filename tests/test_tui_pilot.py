@@ -204,3 +204,12 @@ async def test_the_neighbourhood_is_shown_again_after_a_decision(demo_store):
         after = pane.query_one("#trail").render()
         assert [name for _, name in pane.trail] == ["Claude Code"]
         assert str(before) != str(after)  # more passages now: the fold is in the graph shown
+
+
+@pilot_test
+async def test_the_welcome_names_the_store_the_app_opened(store):
+    location = "/srv/team stores/memo.db"
+    async with MemoApp("memo.db", actor=REVIEWER, location=location).run_test(size=WIDE) as pilot:
+        await pilot.pause()
+        text = pilot.app.screen.query_one("Markdown").source
+        assert f"memo-tui --db '{location}' ingest" in text and "--db memo.db" not in text

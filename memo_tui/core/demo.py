@@ -9,7 +9,7 @@ from platformdirs import user_data_dir
 
 from memo_tui.core.errors import MemoError
 from memo_tui.core.ingest import ingest_paths
-from memo_tui.core.models import Meta, Passage, db, open_store
+from memo_tui.core.models import Decision, Meta, Passage, db, open_store
 from memo_tui.core.resolver import PassReport, resolve
 
 DEMO_MARK = "demo"
@@ -17,6 +17,21 @@ DEMO_MARK = "demo"
 
 def default_demo_path() -> Path:
     return Path(user_data_dir("memo-tui", appauthor=False)) / "demo.db"
+
+
+def reviewers_decisions(location: str) -> int:
+    """How many decisions a person (not the resolver) made in the demo store at `location` (0 when
+    there is no such store, or it is not the demo: `build_demo` refuses those anyway)."""
+    path = Path(location).expanduser()
+    if "://" in location or not path.exists():
+        return 0
+    open_store(str(path))
+    try:
+        if Meta.get_or_none(Meta.key == DEMO_MARK) is None:
+            return 0
+        return Decision.select().where((Decision.channel != "auto") & (Decision.action != "moot")).count()
+    finally:
+        db.close()
 
 
 def build_demo(location: str | None = None, namespace: str = "default") -> PassReport:

@@ -36,9 +36,12 @@ class MemoApp(App):
         Binding("slash", "find", "Find", id="find"),
     ]
 
-    def __init__(self, store_label: str, namespace: str = "default", actor: str | None = None) -> None:
+    def __init__(
+        self, store_label: str, namespace: str = "default", actor: str | None = None, location: str | None = None
+    ) -> None:
         super().__init__()
         self.store_label = store_label
+        self.location = location or store_label  # the full path or URL, for commands the reviewer can copy
         self.namespace = namespace
         self.actor = current_actor(actor)
         self.keymap = load_keymap()
@@ -57,7 +60,7 @@ class MemoApp(App):
         if has_passages:
             self.push_screen(ReviewScreen(self.namespace, self.actor, self.store_label))
         else:
-            self.push_screen(WelcomeScreen(self.store_label))
+            self.push_screen(WelcomeScreen(self.store_label, self.location))
 
     def on_unmount(self) -> None:
         metrics.flush()
