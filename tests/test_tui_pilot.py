@@ -213,3 +213,15 @@ async def test_the_welcome_names_the_store_the_app_opened(store):
         await pilot.pause()
         text = pilot.app.screen.query_one("Markdown").source
         assert f"memo-tui --db '{location}' ingest" in text and "--db memo.db" not in text
+
+
+@pilot_test
+async def test_enter_merges_when_the_settings_give_it_to_merge(demo_store, tmp_path, monkeypatch):
+    config = tmp_path / "config.toml"
+    config.write_text('[keys]\nmerge = "m,enter"\n')  # the README's own example
+    monkeypatch.setenv("MEMO_TUI_CONFIG", str(config))
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "Claude Code", "claude-code")
+        await pilot.press("enter")
+        await settle(pilot)
+    assert Fold.select().where(Fold.channel == "tui").count() == 1

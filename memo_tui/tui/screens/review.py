@@ -11,7 +11,7 @@ from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
-from textual.widgets import ContentSwitcher, Footer, Header, Static
+from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Static
 from textual.worker import Worker, WorkerState
 
 from memo_tui.core import decisions
@@ -170,6 +170,18 @@ class ReviewScreen(Screen):
         if pane.trail:
             _, name = pane.trail.pop()
             self.show_neighbourhood(name)
+
+    async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
+        """Enter on the queue: the queue table takes Enter for itself, so a key setting that gives Enter
+        to one of this screen's actions (`merge = "m,enter"`) is honoured here."""
+        if event.data_table.id != "queue-table":
+            return
+        event.stop()
+        for binding in self.BINDINGS:
+            keys = self.app.keymap.get(binding.id or "", "")
+            if "enter" in (key.strip() for key in keys.split(",")):
+                await self.run_action(binding.action)
+                return
 
     def on_neighbourhood_loaded(self, message: NeighbourhoodLoaded) -> None:
         self._queue_status()
