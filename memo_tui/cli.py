@@ -79,7 +79,8 @@ def build_parser() -> argparse.ArgumentParser:
     revert = actions.add_parser("revert", parents=[common, reviewer], help="undo a decision by its id")
     revert.add_argument("decision", type=int, metavar="ID")
     revert.add_argument("--fold", action="store_true", help="ID is a fold id, not a decision id")
-    actions.add_parser("undo", parents=[common, reviewer], help="undo your most recent decision")
+    actions.add_parser("undo", parents=[common, reviewer], help="undo your last action (an undo too)")
+    actions.add_parser("redo", parents=[common, reviewer], help="make again what your last undo undid")
     history = actions.add_parser("history", parents=[common], help="folds and decisions, newest first")
     history.add_argument("--who", choices=("auto", "human"), help="only automatic or only human decisions")
     history.add_argument("--limit", type=int, default=50)
@@ -269,6 +270,8 @@ def cmd_graph(args: argparse.Namespace) -> int:
         view = revert(args.ns, args.decision, actor, channel)
     elif args.action == "undo":
         view = decisions.undo_last(args.ns, actor, channel)
+    elif args.action == "redo":
+        view = decisions.redo_last(args.ns, actor, channel)
     elif args.action == "fold":
         view = decisions.manual_fold(args.ns, args.absorbed, args.into, actor, channel)
     elif args.action == "delete":

@@ -109,8 +109,8 @@ def test_undo_reverts_the_reviewers_own_last_decision(pairs):
     undone = decisions.undo_last(NS, "alice", "tui")
     assert undone.channel == "tui" and "reverted" in undone.summary
     assert status(q1) == "pending" and status(q2) == "merged"
-    with pytest.raises(MemoError, match="your last action was a revert"):  # not bob's, not an older one
-        decisions.undo_last(NS, "alice", "tui")
+    again = decisions.undo_last(NS, "alice", "tui")  # undoes the undo: the reject is made again
+    assert again.action == "reject" and status(q1) == "rejected" and status(q2) == "merged"
 
 
 def test_history_is_newest_first_and_filters_by_channel(pairs):
@@ -225,13 +225,30 @@ def test_a_fold_that_makes_two_questions_ask_the_same_pair_keeps_the_older(priya
     assert status(priya["raman_pr"]) == "pending" and status(priya["raman_short"]) == "moot"
 
 
-def test_undo_after_a_revert_never_reverts_an_older_unrelated_decision(priya):
+def test_undo_after_a_revert_makes_the_reverted_decision_again_and_touches_nothing_older(priya):
     older = decisions.answer(NS, priya["raman_pr"], "reject", "alice", "cli")
-    merge = decisions.answer(NS, priya["raman_short"], "keep_both", "alice", "cli")
-    decisions.revert(NS, merge.id, "alice", "cli")
-    with pytest.raises(MemoError, match=f"revert of decision {merge.id}; nothing older is undone"):
-        decisions.undo_last(NS, "alice", "cli")
-    assert status(priya["raman_pr"]) == "rejected" and older.id != merge.id
+    kept = decisions.answer(NS, priya["raman_short"], "keep_both", "alice", "cli")
+    decisions.revert(NS, kept.id, "alice", "cli")
+    again = decisions.undo_last(NS, "alice", "cli")  # undoes the revert
+    assert again.action == "keep_both" and status(priya["raman_short"]) == "keep_both"
+    assert status(priya["raman_pr"]) == "rejected" and decision_row(older.id).undone_at is None
+
+
+def test_redo_makes_again_what_undo_undid_the_same_way(priya):
+    merged = decisions.answer(NS, priya["raman_short"], "merge", "alice", "cli", swap=True)
+    absorbed = merged.payload["absorbed"]["name"]
+    decisions.undo_last(NS, "alice", "cli")
+    assert status(priya["raman_short"]) == "pending"
+    redone = decisions.redo_last(NS, "alice", "cli")
+    assert redone.action == "merge" and redone.payload["absorbed"]["name"] == absorbed  # --swap kept
+    with pytest.raises(MemoError, match="nothing to redo"):
+        decisions.redo_last(NS, "alice", "cli")
+
+
+def decision_row(decision_id: int):
+    from memo_tui.core.models import Decision
+
+    return Decision.get_by_id(decision_id)
 
 
 def test_undo_says_when_there_is_nothing_to_undo(priya):

@@ -225,3 +225,17 @@ async def test_enter_merges_when_the_settings_give_it_to_merge(demo_store, tmp_p
         await pilot.press("enter")
         await settle(pilot)
     assert Fold.select().where(Fold.channel == "tui").count() == 1
+
+
+@pilot_test
+async def test_ctrl_y_redoes_what_ctrl_z_undid(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "Claude Code", "claude-code")
+        await pilot.press("m")
+        await settle(pilot)
+        await pilot.press("ctrl+z")
+        await settle(pilot)
+        assert not Fold.select().where((Fold.channel == "tui") & Fold.reverted_at.is_null()).exists()
+        await pilot.press("ctrl+y")
+        await settle(pilot)
+    assert Fold.select().where((Fold.channel == "tui") & Fold.reverted_at.is_null()).count() == 1

@@ -51,6 +51,7 @@ class ReviewScreen(Screen):
         Binding("e", "explore", "Explore", id="explore"),
         Binding("u", "revert", "Revert", id="revert", show=False),
         Binding("ctrl+z", "undo", "Undo", id="undo"),
+        Binding("ctrl+y", "redo", "Redo", id="redo", show=False),
         Binding("1", "pane('1')", "Detail", id="pane_detail", show=False),
         Binding("2", "pane('2')", "Neighbourhood", id="pane_neighbourhood", show=False),
         Binding("3", "pane('3')", "History", id="pane_history", show=False),
@@ -248,6 +249,9 @@ class ReviewScreen(Screen):
 
     def action_undo(self) -> None:
         self._start(decisions.undo_last)
+
+    def action_redo(self) -> None:
+        self._start(decisions.redo_last)
 
     def action_revert(self) -> None:
         if self.query_one(ContentSwitcher).current != "history":
