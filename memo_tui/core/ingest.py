@@ -239,6 +239,7 @@ class PassageWriter:
 
     def _retire(self, passage_id: int, now) -> None:
         retire(passage_id, now)
+        settle_questions_of_passage(self.namespace, passage_id, "auto")  # a new revision: moot at once
         self.report.passages_retired += 1
 
     def _mention_rows(self, passage_id: int, found: list[Extracted]) -> list[tuple]:
