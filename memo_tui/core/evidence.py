@@ -27,6 +27,11 @@ from functools import cache
 from pathlib import Path
 
 CALIBRATION = Path(__file__).with_name("calibration.json")
+MIN_LIKELIHOOD = 0.3  # below this a question is more than twice as likely wrong as right: not asked
+# Nor is a question whose expected yield (likelihood x log2(1 + impact)) is below this: a pair of
+# names seen once each must be likelier than 0.6 to be worth a reviewer's time, a pair seen 3 times 0.3.
+MIN_YIELD = 0.6
+CERTAIN_NEIGHBOURS = 2  # identical merge keys fold unasked only when both names share this many rare neighbours
 PSEUDO_ANSWERS = 10  # how many of this store's answers weigh as much as the labelled prior
 RARE_SHARE = 0.01  # a neighbour named by at most this share of live passages is rare
 # rules about two spellings of one word, where a rare spelling beside a common one looks like a typo
@@ -268,13 +273,6 @@ def reachable(rule: str, answers: dict[str, tuple[int, int]], impact: int) -> bo
     lift = sum(max(0.0, w) for w in calibration()["weights"].values())
     best = sigmoid(logit(prior(rule, answers)[0]) + lift)
     return best >= MIN_LIKELIHOOD and yield_of(best, impact) >= MIN_YIELD
-
-
-MIN_LIKELIHOOD = 0.3  # below this a question is more than twice as likely wrong as right: not asked
-# Nor is a question whose expected yield (likelihood x log2(1 + impact)) is below this: a pair of
-# names seen once each must be likelier than 0.6 to be worth a reviewer's time, a pair seen 3 times 0.3.
-MIN_YIELD = 0.6
-CERTAIN_NEIGHBOURS = 2  # identical merge keys fold unasked only when both names share this many rare neighbours
 
 
 def is_certain(found: Evidence) -> bool:
