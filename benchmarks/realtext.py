@@ -1,7 +1,7 @@
 """Real text nobody here wrote, as JSONL passages: Debian changelogs and package summaries.
 
     python benchmarks/realtext.py changelogs OUT.jsonl [--docs /usr/share/doc]
-    python benchmarks/realtext.py summaries OUT.jsonl [--tsv PATH] [--limit 50000]
+    python benchmarks/realtext.py summaries OUT.jsonl [--tsv PATH] [--limit 50000] [--skip ROWS]
 
 A changelog entry (one version block) is one passage: its source is the maintainer who signed it,
 its date the signature's. A package summary is one passage `NAME: summary`, source `pypi`.
@@ -67,11 +67,13 @@ def changelogs(docs: Path) -> list[dict]:
     return out
 
 
-def summaries(tsv: Path, limit: int) -> list[dict]:
+def summaries(tsv: Path, limit: int, skip: int = 0) -> list[dict]:
     out = []
     with tsv.open(encoding="utf-8", errors="replace") as handle:
         next(handle)
-        for line in handle:
+        for number, line in enumerate(handle):
+            if number < skip:
+                continue
             parts = line.rstrip("\n").split("\t")
             if len(parts) < 5 or len(parts[4].split()) < 3:
                 continue
@@ -89,8 +91,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--docs", default="/usr/share/doc")
     parser.add_argument("--tsv", default=str(Path(__file__).resolve().parents[2] / ".library/env/packages/pypi.tsv"))
     parser.add_argument("--limit", type=int, default=50000)
+    parser.add_argument("--skip", type=int, default=0, help="rows of the list to skip first (a held-out slice)")
     args = parser.parse_args(argv)
-    records = changelogs(Path(args.docs)) if args.kind == "changelogs" else summaries(Path(args.tsv), args.limit)
+    records = (
+        changelogs(Path(args.docs)) if args.kind == "changelogs" else summaries(Path(args.tsv), args.limit, args.skip)
+    )
     with open(args.out, "w", encoding="utf-8") as handle:
         for record in records:
             handle.write(json.dumps(record, ensure_ascii=False) + "\n")
