@@ -187,8 +187,9 @@ def evaluate_store(namespace: str, pairs: list[dict]) -> StoreEvaluation:
         if label == "unlabelled":
             result.unlabelled.append({"a": a, "b": b, "where": "fold"})
     asked = set()
-    names = [q for q in queue.pending(namespace) if q.kind == "entity_pair"]
-    result.conflicts = len(queue.pending(namespace)) - len(names)
+    served = queue.pending(namespace)
+    names = [q for q in served if q.kind == "entity_pair"]
+    result.conflicts = len(served) - len(names)
     result.questions = len(names)
     # a pair's place in the sample depends on its names only, so the sample stays put as the queue moves
     sample = {q.id for q in sorted(names, key=lambda q: _digest(q.left_name, q.right_name))[:SAMPLE]}

@@ -62,38 +62,34 @@ class Ask:
         return evidence.yield_of(self.evidence.likelihood, self.impact)
 
 
-def mention_counts(namespace: str) -> dict[int, int]:
-    """Entity id -> number of live passages that mention it through an active mention."""
-    query = (
-        Mention.select(Mention.entity, Mention.passage)
-        .join(Passage)
-        .where((Passage.namespace == namespace) & Passage.retired_at.is_null() & Mention.active)
-        .distinct()
-    )
-    counts: dict[int, int] = {}
-    sql, params = query.sql()
-    for entity_id, _ in db.execute_sql(sql, params).fetchall():
-        counts[entity_id] = counts.get(entity_id, 0) + 1
-    return counts
-
-
-def store_facts(namespace: str, wanted: set[int]) -> StoreFacts:
-    """The plain facts the evidence layer weighs, for the entities in `wanted` and their passages."""
+def live_mentions(namespace: str) -> list[tuple[int, int, str]]:
+    """(passage, entity, surface) of every active mention in a live passage: read once per pass, for
+    the mention counts and for the evidence layer."""
     query = (
         Mention.select(Mention.passage, Mention.entity, Mention.surface)
         .join(Passage)
         .where((Passage.namespace == namespace) & Passage.retired_at.is_null() & Mention.active)
     )
+    return db.execute_sql(*query.sql()).fetchall()
+
+
+def mention_counts(rows: list[tuple[int, int, str]]) -> dict[int, int]:
+    """Entity id -> number of live passages that mention it through an active mention."""
+    return Counter(eid for _, eid in {(pid, eid) for pid, eid, _ in rows})
+
+
+def store_facts(namespace: str, wanted: set[int], rows: list[tuple[int, int, str]]) -> StoreFacts:
+    """The plain facts the evidence layer weighs, for the entities in `wanted` and their passages."""
     entities_of: dict[int, set[int]] = {}
     passages_of: dict[int, list[int]] = {}
     surfaces: dict[int, set[str]] = {}
-    for pid, eid, surface in db.execute_sql(*query.sql()).fetchall():
+    for pid, eid, surface in rows:
         entities_of.setdefault(pid, set()).add(eid)
         if eid in wanted:
             passages_of.setdefault(eid, []).append(pid)
             surfaces.setdefault(eid, set()).add(surface)
     for pids in passages_of.values():
-        pids.sort()
+        pids[:] = sorted(set(pids))
     source_of = dict(
         Passage.select(Passage.id, Passage.source)
         .where((Passage.namespace == namespace) & Passage.retired_at.is_null())
@@ -172,7 +168,8 @@ def resolve(
     rows = _entity_rows(namespace)
     with EditPairs([name for _, name, _ in rows]) as edits:
         names = [Name(entity_id, name, kind) for entity_id, name, kind in rows]
-        counts = mention_counts(namespace)
+        rows_of_mentions = live_mentions(namespace)
+        counts = mention_counts(rows_of_mentions)
         pairs = sorted(other_pairs(names) | edits.result())
     report.entities = len(names)
     settled = settled_pairs(namespace, home)
@@ -202,7 +199,8 @@ def resolve(
         if progress is not None and done % 5000 == 0:
             progress(done, len(pairs))
     wanted = {x.id for pair in fold_edges for x in pair} | {x.id for ask in asks for x in (ask.left, ask.right)}
-    facts = store_facts(namespace, wanted)
+    facts = store_facts(namespace, wanted, rows_of_mentions)
+    del rows_of_mentions
     facts.answers = answer_counts(namespace)
     joint_texts(facts, [(a.id, b.id) for a, b in fold_edges] + [(q.left.id, q.right.id) for q in asks])
     names_of = {n.id: n.name for n in names}
