@@ -27,7 +27,7 @@ from wordfreq import top_n_list  # noqa: E402
 
 from memo_tui.core.conflicts import find_conflicts  # noqa: E402
 from memo_tui.core.ingest import ingest_records  # noqa: E402
-from memo_tui.core.models import open_store  # noqa: E402
+from memo_tui.core.opening import open_store  # noqa: E402
 from memo_tui.core.sources import PassageRecord  # noqa: E402
 
 

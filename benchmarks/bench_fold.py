@@ -13,10 +13,11 @@ import time
 from pathlib import Path
 
 from memo_tui.core import decisions
-from memo_tui.core.bulk import Inserter
 from memo_tui.core.ingest import ingest_records
-from memo_tui.core.models import Entity, Mention, Passage, Relation, db, open_store, utcnow
+from memo_tui.core.opening import open_store
 from memo_tui.core.sources import PassageRecord
+from memo_tui.store import Entity, Mention, Passage, Relation, db, utcnow
+from memo_tui.store.statements import Inserter
 
 
 def build(mentions: int, relations: int) -> None:

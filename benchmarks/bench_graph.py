@@ -20,8 +20,9 @@ from corpus import passages
 from memo_tui.core.graph import explore, graph_for, related
 from memo_tui.core.ingest import ingest_records
 from memo_tui.core.links import count_links
-from memo_tui.core.models import Entity, Mention, open_store
+from memo_tui.core.opening import open_store
 from memo_tui.core.sources import PassageRecord
+from memo_tui.store import Entity, Mention
 
 NS = "default"
 

@@ -24,11 +24,12 @@ from rapidfuzz import process  # noqa: E402
 from rapidfuzz.distance import Levenshtein  # noqa: E402
 
 from memo_tui.core.blocking import candidate_pairs  # noqa: E402
-from memo_tui.core.bulk import Inserter  # noqa: E402
 from memo_tui.core.keys import identity_key, merge_key  # noqa: E402
-from memo_tui.core.models import Entity, Mention, Passage, db, open_store, utcnow  # noqa: E402
+from memo_tui.core.opening import open_store  # noqa: E402
 from memo_tui.core.resolver import resolve  # noqa: E402
 from memo_tui.core.rules import Name  # noqa: E402
+from memo_tui.store import Entity, Mention, Passage, db, utcnow  # noqa: E402
+from memo_tui.store.statements import Inserter  # noqa: E402
 
 
 def peak_mb() -> float:

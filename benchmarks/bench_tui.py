@@ -15,8 +15,9 @@ import asyncio
 import statistics
 import time
 
-from memo_tui.core.models import Mention, Question, open_store
+from memo_tui.core.opening import open_store
 from memo_tui.core.resolver import resolve
+from memo_tui.store import Mention, Question
 from memo_tui.tui.app import MemoApp
 
 NS = "default"

@@ -27,8 +27,9 @@ sys.path.insert(0, str(ROOT))
 
 from memo_tui.core import evidence, resolver  # noqa: E402
 from memo_tui.core.ingest import ingest_paths  # noqa: E402
-from memo_tui.core.models import Entity, open_store  # noqa: E402
+from memo_tui.core.opening import open_store  # noqa: E402
 from memo_tui.core.rules import Name, judge_pair  # noqa: E402
+from memo_tui.store import Entity  # noqa: E402
 
 REAL = ROOT / "tests" / "data" / "real"
 FEATURES = ("neighbours", "contrasted", "shared_source", "no_neighbours", "rare_variant")

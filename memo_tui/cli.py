@@ -11,8 +11,9 @@ from contextlib import contextmanager
 
 import peewee as pw
 
-from memo_tui.core.errors import MemoError
-from memo_tui.core.models import DEFAULT_NAMESPACE, open_store, resolve_location
+from memo_tui.core.opening import open_store
+from memo_tui.errors import MemoError
+from memo_tui.store import DEFAULT_NAMESPACE, resolve_location
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
 

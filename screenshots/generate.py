@@ -20,7 +20,8 @@ from tuistore import REVIEWER, FixedClock, select_question, settle  # noqa: E402
 
 from memo_tui.core import decisions  # noqa: E402
 from memo_tui.core.demo import build_demo  # noqa: E402
-from memo_tui.core.models import db, open_store  # noqa: E402
+from memo_tui.core.opening import open_store  # noqa: E402
+from memo_tui.store import db  # noqa: E402
 from memo_tui.tui.app import MemoApp  # noqa: E402
 
 

@@ -1,6 +1,6 @@
 """Helpers for tests: the graph's rows as comparable tuples, and questions made by hand."""
 
-from memo_tui.core.models import Alias, Entity, Mention, Question, Relation
+from memo_tui.store import Alias, Entity, Mention, Question, Relation
 
 
 def graph_rows():
@@ -27,6 +27,16 @@ def ask(left: str, right: str, kind: str = "entity_pair", namespace: str = "defa
 
 
 def question_between(a: Entity, b: Entity, kind: str = "entity_pair") -> int:
+    """The pending question between a and b (either order), made if there is none: a pair is never
+    pending twice (the schema says so)."""
+    same_pair = ((Question.left_id == a.id) & (Question.right_id == b.id)) | (
+        (Question.left_id == b.id) & (Question.right_id == a.id)
+    )
+    existing = Question.get_or_none(
+        (Question.namespace == a.namespace) & (Question.kind == kind) & (Question.status == "pending") & same_pair
+    )
+    if existing is not None:
+        return existing.id
     return Question.create(
         namespace=a.namespace,
         kind=kind,

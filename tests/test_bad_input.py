@@ -7,7 +7,7 @@ import sys
 
 import pytest
 
-from memo_tui.core.models import Passage
+from memo_tui.store import Passage
 
 
 def lines(*rows) -> bytes:

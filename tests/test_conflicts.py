@@ -19,11 +19,11 @@ from memo_tui.core.conflicts import (
 )
 from memo_tui.core.graph import related
 from memo_tui.core.ingest import forget, ingest_records
-from memo_tui.core.models import Passage, Question
 from memo_tui.core.queue import pending
 from memo_tui.core.rebuild import rebuild
 from memo_tui.core.resolver import resolve
 from memo_tui.core.sources import PassageRecord
+from memo_tui.store import Passage, Question
 
 NS = "default"
 

@@ -1,14 +1,15 @@
 """Answering questions, reverting decisions, undo and the audit log (DESIGN §6, issue 3)."""
 
+import peewee as pw
 import pytest
 from graphrows import ask, graph_rows
 
 from memo_tui.core import decisions
 from memo_tui.core.decisions import AlreadyDecided, current_actor
-from memo_tui.core.errors import MemoError
 from memo_tui.core.ingest import ingest_records
-from memo_tui.core.models import Entity, KeepApart, Passage, Question
 from memo_tui.core.sources import PassageRecord, parse_time
+from memo_tui.errors import MemoError
+from memo_tui.store import Entity, KeepApart, Passage, Question, db
 
 NS = "default"
 
@@ -84,11 +85,15 @@ def test_answers_follow_aliases_and_a_settled_pair_is_moot(pairs):
         decisions.answer(NS, q3, "merge", "alice", "cli")
 
 
-def test_a_question_made_moot_some_other_way_is_settled_when_answered(pairs):
+def test_a_pair_is_pending_once_and_a_question_settled_some_other_way_is_not_answered_again(pairs):
     q1 = ask("Claude Code", "claude-code")
-    q3 = ask("Claude Code", "claude-code")  # the same pair twice (a race of two passes)
-    decisions.answer(NS, q1, "merge", "alice", "cli")
-    assert status(q3) == "moot"
+    with pytest.raises(pw.IntegrityError), db.atomic():
+        first = Question.get_by_id(q1)  # the same pair twice (a race of two passes): the schema refuses it
+        Question.create(**{**first.__data__, "id": None, "left_id": first.right_id, "right_id": first.left_id})
+    decisions.manual_fold(NS, "claude-code", "Claude Code", "bob", "cli")  # settled some other way
+    assert status(q1) != "pending"
+    with pytest.raises(decisions.AlreadyDecided):
+        decisions.answer(NS, q1, "merge", "alice", "cli")
 
 
 def test_revert_of_a_merge_restores_rows_and_reopens_the_question(pairs):
@@ -246,7 +251,7 @@ def test_redo_makes_again_what_undo_undid_the_same_way(priya):
 
 
 def decision_row(decision_id: int):
-    from memo_tui.core.models import Decision
+    from memo_tui.store import Decision
 
     return Decision.get_by_id(decision_id)
 

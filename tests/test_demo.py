@@ -4,8 +4,9 @@ import json
 from importlib.resources import files
 
 from memo_tui.core.ingest import ingest_records
-from memo_tui.core.models import Passage, Question, db, open_store
+from memo_tui.core.opening import open_store
 from memo_tui.core.sources import PassageRecord
+from memo_tui.store import Passage, Question, db
 
 
 def corpus() -> list[dict]:

@@ -6,9 +6,9 @@ from memo_tui.core import evidence
 from memo_tui.core.evidence import StoreFacts, defines, prior, weigh
 from memo_tui.core.extract import extract
 from memo_tui.core.ingest import ingest_records
-from memo_tui.core.models import Entity, Mention
 from memo_tui.core.sources import PassageRecord
 from memo_tui.core.spellings import KnownSpellings
+from memo_tui.store import Entity, Mention
 
 TABLE = {
     "priors": {"default": 0.5, "edit-distance": 0.2, "acronym": 0.3, "acronym+defined": 0.8, "+defined": 0.7},

@@ -17,11 +17,12 @@ from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, pr
 
 from memo_tui.core import decisions
 from memo_tui.core.entities import id_for_key
-from memo_tui.core.errors import MemoError
 from memo_tui.core.folds import home_of
 from memo_tui.core.ingest import ingest_records
-from memo_tui.core.models import Alias, Decision, Entity, Fold, Mention, Question, Relation, db, open_store
+from memo_tui.core.opening import open_store
 from memo_tui.core.sources import PassageRecord
+from memo_tui.errors import MemoError
+from memo_tui.store import Alias, Decision, Entity, Fold, Mention, Question, Relation, db
 
 NAMES = {"Bob": "person", "Robert": "person", "Rob": "person", "Alice": "person", "Acme": "org", "Acme Gateway": None}
 PREDICATES = ["works_on", "knows", "owns"]

@@ -5,10 +5,10 @@ from datetime import datetime
 import pytest
 
 from memo_tui.core import decisions, metrics
-from memo_tui.core.errors import MemoError
 from memo_tui.core.graph import explore, graph_for, related
 from memo_tui.core.ingest import forget, ingest_records
 from memo_tui.core.sources import PassageRecord
+from memo_tui.errors import MemoError
 
 NS = "default"
 

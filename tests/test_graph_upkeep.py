@@ -2,6 +2,7 @@
 
 import json
 
+import peewee as pw
 import pytest
 from graphrows import graph_rows, question_between
 
@@ -9,10 +10,10 @@ from memo_tui.core import decisions
 from memo_tui.core.ingest import forget, ingest_records
 from memo_tui.core.links import also_see, relink_all
 from memo_tui.core.lint import lint
-from memo_tui.core.models import Alias, Entity, Fold, Mention, Passage, db
 from memo_tui.core.rebuild import rebuild
 from memo_tui.core.resolver import resolve
 from memo_tui.core.sources import PassageRecord
+from memo_tui.store import Alias, Entity, Fold, Mention, Passage, db
 
 NS = "default"
 
@@ -98,17 +99,19 @@ def test_lint_is_clean_on_a_healthy_store_and_names_each_broken_thing(settled, r
     orphan = Entity.create(namespace=NS, name="Ghost Service", identity_key="Ghost Service", merge_key="ghostservice")
     fold = Fold.get(Fold.absorbed_name == "Postgres")
     Alias.delete().where(Alias.fold == fold.id).execute()
-    db.execute_sql("PRAGMA foreign_keys = OFF")
+    sqlite = isinstance(db.obj, pw.SqliteDatabase)
+    # break the store on purpose: foreign keys off (PostgreSQL: triggers, which enforce them, off)
+    db.execute_sql("PRAGMA foreign_keys = OFF" if sqlite else "SET session_replication_role = replica")
     try:
         Alias.create(namespace=NS, entity=99999, name="Lost Name", identity_key="Lost Name", attached_to=99999)
         passage = Passage.get(Passage.external_id == "a")
         db.execute_sql(
             "INSERT INTO mention (passage_id, entity_id, surface, surface_key, source, weight, active) "
-            "VALUES (?, 88888, 'x', 'x', 'capitalised', 1, 1)",
+            f"VALUES ({db.param}, 88888, 'x', 'x', 'capitalised', 1, {'1' if sqlite else 'true'})",
             [passage.id],
         )
     finally:
-        db.execute_sql("PRAGMA foreign_keys = ON")
+        db.execute_sql("PRAGMA foreign_keys = ON" if sqlite else "SET session_replication_role = DEFAULT")
     code, out, _ = run_cli("lint", "--json")
     problems = {(p["check"], p["subject"]) for p in json.loads(out)}
     assert code == 1

@@ -3,8 +3,8 @@
 import json
 
 from memo_tui.core.ingest import forget, ingest_paths, ingest_records
-from memo_tui.core.models import Entity, Mention, Passage, Relation, graph_version
 from memo_tui.core.sources import PassageRecord
+from memo_tui.store import Entity, Mention, Passage, Relation, graph_version
 
 
 def write_jsonl(path, rows):

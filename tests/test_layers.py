@@ -36,6 +36,6 @@ def test_importing_the_core_does_not_load_textual():
     import subprocess
     import sys
 
-    code = "import sys, memo_tui.core.ingest, memo_tui.core.models; print('textual' in sys.modules)"
+    code = "import sys, memo_tui.core.ingest, memo_tui.store; print('textual' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"

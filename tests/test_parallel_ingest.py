@@ -4,8 +4,9 @@ import sys
 from pathlib import Path
 
 from memo_tui.core import ingest
-from memo_tui.core.models import Entity, Mention, Passage, db, open_store
+from memo_tui.core.opening import open_store
 from memo_tui.core.sources import parse_object
+from memo_tui.store import Entity, Mention, Passage, db
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from corpus import passages  # noqa: E402

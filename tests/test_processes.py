@@ -10,8 +10,9 @@ import pytest
 from graphrows import ask
 
 from memo_tui.core.ingest import ingest_records
-from memo_tui.core.models import Alias, Entity, Fold, Mention, Passage, db, open_store, utcnow
+from memo_tui.core.opening import open_store
 from memo_tui.core.sources import PassageRecord
+from memo_tui.store import Alias, Entity, Fold, Mention, Passage, db, utcnow
 
 
 def memo(store, *argv):
@@ -39,7 +40,7 @@ def test_two_reviewers_racing_on_one_question(store):
         assert f"already decided by {winners[0]} at " in err and len(err.strip().splitlines()) == 1
         db.close()
         db.connect()
-        from memo_tui.core.models import Decision, Question
+        from memo_tui.store import Decision, Question
 
         assert Decision.select().where(Decision.question == q).count() == 1
         assert Question.get_by_id(q).decided_by == winners[0]
@@ -47,7 +48,7 @@ def test_two_reviewers_racing_on_one_question(store):
 
 CHILD = """
 import sys
-from memo_tui.core.models import open_store
+from memo_tui.core.opening import open_store
 from memo_tui.core import decisions
 open_store(sys.argv[1])
 print("ready", flush=True)

@@ -14,8 +14,9 @@ import pytest
 
 from memo_tui.core.evaluate import evaluate_store, read_pairs
 from memo_tui.core.ingest import ingest_paths
-from memo_tui.core.models import db, open_store
+from memo_tui.core.opening import open_store
 from memo_tui.core.resolver import resolve
+from memo_tui.store import db
 
 REAL = Path(__file__).parent / "data" / "real"
 NS = "default"

@@ -7,10 +7,10 @@ from graphrows import graph_rows, question_between
 
 from memo_tui.core import decisions, evidence
 from memo_tui.core.ingest import ingest_records
-from memo_tui.core.models import Decision, Entity, Question
 from memo_tui.core.queue import pending
 from memo_tui.core.resolver import resolve
 from memo_tui.core.sources import PassageRecord
+from memo_tui.store import Decision, Entity, Question
 
 NS = "default"
 

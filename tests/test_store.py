@@ -3,21 +3,24 @@
 import math
 import sqlite3
 
+import peewee as pw
 import pytest
 
-from memo_tui.core import models
-from memo_tui.core.errors import MemoError
-from memo_tui.core.models import Meta, db, open_store, resolve_location
+from memo_tui.core import opening
+from memo_tui.core.opening import open_store
+from memo_tui.errors import MemoError
+from memo_tui.store import Meta, Question, db, migrations, resolve_location
 
 
-def test_sqlite_runs_in_wal_with_foreign_keys(store):
+def test_sqlite_runs_in_wal_with_foreign_keys(tmp_path):
+    open_store(str(tmp_path / "wal.db"))
     assert db.execute_sql("PRAGMA journal_mode").fetchone()[0] == "wal"
     assert db.execute_sql("PRAGMA foreign_keys").fetchone()[0] == 1
     assert db.execute_sql("PRAGMA busy_timeout").fetchone()[0] >= 5000
 
 
 def test_schema_version_is_recorded(store):
-    assert Meta.get(Meta.key == "schema_version").value == str(models.SCHEMA_VERSION)
+    assert Meta.get(Meta.key == "schema_version").value == str(migrations.SCHEMA_VERSION)
 
 
 def test_location_precedence(monkeypatch, tmp_path):
@@ -41,11 +44,11 @@ def test_an_older_store_is_upgraded_in_place(tmp_path, monkeypatch):
     path = tmp_path / "old.db"
     open_store(str(path)).close()
     ran = []
-    monkeypatch.setattr(models, "SCHEMA_VERSION", models.SCHEMA_VERSION + 1)
-    monkeypatch.setitem(models.MIGRATIONS, models.SCHEMA_VERSION - 1, lambda: ran.append("migrated"))
+    monkeypatch.setattr(migrations, "SCHEMA_VERSION", migrations.SCHEMA_VERSION + 1)
+    monkeypatch.setitem(opening.DATA_STEPS, migrations.SCHEMA_VERSION - 1, lambda: ran.append("migrated"))
     open_store(str(path)).close()
     assert ran == ["migrated"]
-    assert sqlite3.connect(path).execute("select value from meta").fetchone()[0] == str(models.SCHEMA_VERSION)
+    assert sqlite3.connect(path).execute("select value from meta").fetchone()[0] == str(migrations.SCHEMA_VERSION)
 
 
 def test_a_newer_store_is_refused(tmp_path):
@@ -79,9 +82,59 @@ def test_a_version_2_store_gets_likelihoods_and_ranks_on_one_scale(tmp_path):
     con.commit()
     con.close()
     open_store(str(path))
-    rows = {q.kind: q for q in models.Question.select()}
+    rows = {q.kind: q for q in Question.select()}
     conflict, names = rows["contradiction"], rows["entity_pair"]
     assert conflict.pattern == "single-valued" and 0 < conflict.likelihood <= 1
     assert conflict.priority == pytest.approx(conflict.likelihood * math.log2(15), abs=1e-3)
     assert names.pattern == "same-merge-key" and names.priority == pytest.approx(names.likelihood, abs=1e-3)
-    assert Meta.get(Meta.key == "schema_version").value == "3"
+    assert Meta.get(Meta.key == "schema_version").value == str(migrations.SCHEMA_VERSION)
+
+
+def pending(namespace, left, right, kind="entity_pair"):
+    return Question.create(
+        namespace=namespace,
+        kind=kind,
+        left_id=left,
+        right_id=right,
+        left_name=f"e{left}",
+        right_name=f"e{right}",
+        score=1.0,
+        rule="case",
+        reason="r",
+    )
+
+
+def test_one_pending_question_per_pair_is_a_schema_constraint(store):
+    first = pending("default", 3, 4)
+    with pytest.raises(pw.IntegrityError), db.atomic():
+        pending("default", 4, 3)  # the same pair in the other order
+    pending("other", 3, 4)  # another namespace
+    pending("default", 3, 4, kind="duplicate")  # another kind of question
+    Question.update(status="rejected").where(Question.id == first.id).execute()
+    pending("default", 3, 4)  # once answered, a new question may ask again
+
+
+def test_a_version_3_store_keeps_the_oldest_of_duplicate_pending_questions(tmp_path):
+    path = tmp_path / "v3.db"
+    open_store(str(path)).close()
+    con = sqlite3.connect(path)
+    con.execute(f"drop index {migrations.ONE_PENDING_INDEX}")
+    common = "namespace, kind, left_id, right_id, left_name, right_name, score, rule, reason, status, created_at"
+    filled = "impact, likelihood, evidence, priority"
+    con.execute(
+        f"insert into question ({common}, {filled}) values "
+        "('default', 'entity_pair', 3, 4, 'a', 'b', 1.0, 'case', 'r', 'pending', '2026-01-01', 1, 0.5, 0, 0.5),"
+        "('default', 'entity_pair', 4, 3, 'b', 'a', 1.0, 'case', 'r', 'pending', '2026-01-02', 1, 0.5, 0, 0.5),"
+        "('default', 'entity_pair', 5, 6, 'c', 'd', 1.0, 'case', 'r', 'pending', '2026-01-02', 1, 0.5, 0, 0.5)"
+    )
+    con.execute("update meta set value = '3' where key = 'schema_version'")
+    con.commit()
+    con.close()
+    open_store(str(path))
+    assert [(q.id, q.status) for q in Question.select().order_by(Question.id)] == [
+        (1, "pending"),
+        (2, "moot"),
+        (3, "pending"),
+    ]
+    with pytest.raises(pw.IntegrityError), db.atomic():
+        pending("default", 5, 6)

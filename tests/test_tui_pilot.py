@@ -5,8 +5,8 @@ from textual.command import CommandList
 from tuistore import REVIEWER, demo_app, pilot_test, select_question, settle, wait_for
 
 from memo_tui.core.ingest import ingest_records
-from memo_tui.core.models import Decision, Entity, Fold, KeepApart, Passage, Question
 from memo_tui.core.sources import PassageRecord
+from memo_tui.store import Decision, Entity, Fold, KeepApart, Passage, Question
 from memo_tui.tui.app import MemoApp
 
 WIDE = (120, 36)

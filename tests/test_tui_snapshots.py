@@ -3,11 +3,12 @@
 Update after reviewing a change: `.venv/bin/python -m pytest tests/test_tui_snapshots.py --snapshot-update`.
 """
 
+import pytest
 from textual.command import CommandList
 from tuistore import REVIEWER, demo_app, select_question, settle, wait_for
 
 from memo_tui.core import decisions
-from memo_tui.core.models import Question
+from memo_tui.store import Question
 from memo_tui.tui.app import MemoApp
 
 WIDE = (120, 36)
@@ -93,6 +94,12 @@ def test_help_describes_the_focused_pane(demo_store, snap_compare):
         await settle(pilot)
 
     assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
+
+
+@pytest.fixture
+def backend():
+    """Snapshots are of the UI, which is the same on every backend: SQLite only."""
+    return "sqlite"
 
 
 def test_empty_store_welcomes(store, snap_compare):

@@ -14,7 +14,8 @@ from textual.worker import WorkerState
 
 from memo_tui.core import decisions
 from memo_tui.core.demo import build_demo
-from memo_tui.core.models import db, open_store
+from memo_tui.core.opening import open_store
+from memo_tui.store import db
 from memo_tui.tui.app import MemoApp
 
 REVIEWER = "reviewer"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 from platformdirs import user_config_dir
 
-from memo_tui.core.errors import MemoError
+from memo_tui.errors import MemoError
 
 
 def config_path() -> Path:

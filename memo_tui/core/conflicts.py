@@ -35,9 +35,9 @@ from itertools import chain
 from multiprocessing import get_context
 
 from memo_tui.core.config import section
-from memo_tui.core.errors import MemoError
 from memo_tui.core.evidence import conflict_likelihood, yield_of
-from memo_tui.core.models import Mention, Passage, Question, Relation, db, utcnow
+from memo_tui.errors import MemoError
+from memo_tui.store import Mention, Passage, Question, Relation, db, utcnow
 
 DUPLICATE_JACCARD = 0.75
 DUPLICATE_MIN_WORDS = 8

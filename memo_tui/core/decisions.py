@@ -14,21 +14,10 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from memo_tui.core import folds, passages
-from memo_tui.core.bulk import LazyInserter
 from memo_tui.core.entities import require
-from memo_tui.core.errors import MemoError
-from memo_tui.core.models import (
-    Alias,
-    Decision,
-    Entity,
-    Fold,
-    KeepApart,
-    Passage,
-    Question,
-    bump_version,
-    db,
-    utcnow,
-)
+from memo_tui.errors import MemoError
+from memo_tui.store import Alias, Decision, Entity, Fold, KeepApart, Passage, Question, bump_version, db, utcnow
+from memo_tui.store.statements import LazyInserter
 
 CHANNELS = ("tui", "cli", "auto", "agent")
 ANSWERS = ("merge", "reject", "keep_both")
@@ -257,10 +246,33 @@ def _settle_follow_ups(namespace: str, canonical_id: int, actor: str) -> list[in
 
 def _reopen(payload: dict) -> None:
     """Questions a reverted fold had settled as its consequence return to pending."""
-    if payload.get("settled"):
-        Question.update(status="pending", decided_at=None, decided_by=None).where(
-            Question.id.in_(payload["settled"]) & (Question.status == "moot")
-        ).execute()
+    settled = payload.get("settled") or []
+    _reopen_questions(
+        q.id for q in Question.select(Question.id).where(Question.id.in_(settled) & (Question.status == "moot"))
+    )
+
+
+def _reopen_questions(question_ids) -> None:
+    """Back to pending, unless another question asks the same pair now (a pair is pending at most once:
+    the schema holds it); such a question stays settled as moot, the other one asks."""
+    for qid in question_ids:
+        q = Question.get_by_id(qid)
+        same_pair = ((Question.left_id == q.left_id) & (Question.right_id == q.right_id)) | (
+            (Question.left_id == q.right_id) & (Question.right_id == q.left_id)
+        )
+        asked = (
+            Question.select()
+            .where(
+                (Question.namespace == q.namespace)
+                & (Question.kind == q.kind)
+                & (Question.status == "pending")
+                & same_pair
+                & (Question.id != qid)
+            )
+            .exists()
+        )
+        values = {"status": "moot"} if asked else {"status": "pending", "decided_at": None, "decided_by": None}
+        Question.update(**values).where(Question.id == qid).execute()
 
 
 def _moot(
@@ -334,13 +346,15 @@ def revert(namespace: str, decision_id: int, actor: str, channel: str) -> Decisi
             raise MemoError(f"decision {decision_id} was already reverted at {row.undone_at:%Y-%m-%d %H:%M:%S} UTC")
         if row.action == "revert":
             raise MemoError(f"decision {decision_id} is itself a revert; make the original decision again instead")
+        claimed = (
+            Decision.update(undone_at=utcnow()).where((Decision.id == row.id) & Decision.undone_at.is_null()).execute()
+        )
+        if claimed != 1:  # another revert of the same decision got there first (PostgreSQL re-reads the row)
+            raise MemoError(f"decision {decision_id} was reverted by someone else just now")
         payload = json.loads(row.payload)
         _UNDO[row.action](namespace, row, payload)
         if row.question_id is not None:
-            Question.update(status="pending", decided_at=None, decided_by=None).where(
-                Question.id == row.question_id
-            ).execute()
-        Decision.update(undone_at=utcnow()).where(Decision.id == row.id).execute()
+            _reopen_questions([row.question_id])
         summary = f"reverted #{row.id}: {payload.get('summary', row.action)}"
         return _record(namespace, "revert", actor, channel, {"decision": row.id, "summary": summary}, row.question_id)
 

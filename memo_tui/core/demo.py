@@ -7,10 +7,11 @@ from pathlib import Path
 
 from platformdirs import user_data_dir
 
-from memo_tui.core.errors import MemoError
 from memo_tui.core.ingest import ingest_paths
-from memo_tui.core.models import Decision, Meta, Passage, db, open_store
+from memo_tui.core.opening import open_store
 from memo_tui.core.resolver import PassReport, resolve
+from memo_tui.errors import MemoError
+from memo_tui.store import Decision, Meta, Passage, db
 
 DEMO_MARK = "demo"
 

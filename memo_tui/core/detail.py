@@ -6,11 +6,11 @@ from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
 from memo_tui.core.conflicts import differing_words
-from memo_tui.core.errors import MemoError
 from memo_tui.core.folds import canonical_order, home_of
 from memo_tui.core.links import also_see
-from memo_tui.core.models import Alias, Entity, Mention, Passage, Question, Relation
 from memo_tui.core.queue import QuestionView, view
+from memo_tui.errors import MemoError
+from memo_tui.store import Alias, Entity, Mention, Passage, Question, Relation
 
 PASSAGES_PER_SIDE = 3
 

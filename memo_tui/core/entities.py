@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from memo_tui.core.bulk import Inserter, quote, select_in
-from memo_tui.core.errors import MemoError
 from memo_tui.core.keys import identity_key, merge_key
-from memo_tui.core.models import Alias, Entity, db, utcnow
+from memo_tui.errors import MemoError
+from memo_tui.store import Alias, Entity, db, utcnow
+from memo_tui.store.statements import Inserter, quote, select_in
 
 
 @dataclass(frozen=True)

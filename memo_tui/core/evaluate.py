@@ -8,9 +8,9 @@ import json
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
 
-from memo_tui.core.errors import MemoError
 from memo_tui.core.keys import identity_key
 from memo_tui.core.rules import Name, judge_pair
+from memo_tui.errors import MemoError
 
 FIRST = 50  # the first screenful-and-a-bit of the queue a reviewer is served
 SAMPLE = 100  # a uniform sample of the queue for the overall precision: the pairs with the smallest hashes
@@ -216,7 +216,7 @@ def evaluate_store(namespace: str, pairs: list[dict]) -> StoreEvaluation:
 
 def auto_folds(namespace: str) -> list[tuple[str, str]]:
     """(absorbed, canonical) names of the standing automatic folds, as the fold named them."""
-    from memo_tui.core.models import Decision
+    from memo_tui.store import Decision
 
     rows = Decision.select(Decision.payload).where(
         (Decision.namespace == namespace)

@@ -11,11 +11,11 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 
-from memo_tui.core.bulk import LazyInserter, first_column, prepared, run, update_ids
 from memo_tui.core.entities import id_for_key
-from memo_tui.core.errors import MemoError
 from memo_tui.core.keys import identity_key, merge_key
-from memo_tui.core.models import Alias, Entity, Fold, Mention, Passage, Relation, bump_version, utcnow
+from memo_tui.errors import MemoError
+from memo_tui.store import Alias, Entity, Fold, Mention, Passage, Relation, bump_version, utcnow
+from memo_tui.store.statements import LazyInserter, first_column, prepared, run, update_ids
 
 
 @dataclass(frozen=True)

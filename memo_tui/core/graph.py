@@ -18,12 +18,12 @@ from datetime import datetime
 from rapidfuzz import fuzz, process
 
 from memo_tui.core import metrics
-from memo_tui.core.bulk import prepared
 from memo_tui.core.entities import find
-from memo_tui.core.errors import MemoError
 from memo_tui.core.keys import merge_key
 from memo_tui.core.links import also_see
-from memo_tui.core.models import Alias, Entity, Mention, Passage, Relation, db, graph_version
+from memo_tui.errors import MemoError
+from memo_tui.store import Alias, Entity, Mention, Passage, Relation, db, graph_version
+from memo_tui.store.statements import prepared
 
 
 @dataclass(frozen=True)

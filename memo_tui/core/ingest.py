@@ -14,17 +14,17 @@ from dataclasses import asdict, dataclass, field
 from multiprocessing import get_context
 from typing import BinaryIO
 
-from memo_tui.core.bulk import Inserter, paused_gc, prepared, quote, select_in
 from memo_tui.core.decisions import settle_questions_of_passage
 from memo_tui.core.entities import EntityCache
-from memo_tui.core.errors import MemoError
 from memo_tui.core.extract import WEIGHTS, Extracted, extract
 from memo_tui.core.keys import identity_key
 from memo_tui.core.links import Linker, weights_of
-from memo_tui.core.models import Mention, Passage, Relation, bump_version, db, utcnow
 from memo_tui.core.passages import retire
 from memo_tui.core.sources import PassageRecord, SourceFile, walk
 from memo_tui.core.spellings import KnownSpellings
+from memo_tui.errors import MemoError
+from memo_tui.store import Mention, Passage, Relation, bump_version, db, utcnow
+from memo_tui.store.statements import Inserter, paused_gc, prepared, quote, select_in
 
 CHUNK = 500
 PARALLEL_MIN = 5000
@@ -268,7 +268,7 @@ class PassageWriter:
 
 def known_keys(namespace: str) -> list[str]:
     """Identity keys of the namespace's entities and aliases, for prose spellings."""
-    from memo_tui.core.models import Alias, Entity
+    from memo_tui.store import Alias, Entity
 
     rows = Entity.select(Entity.identity_key).where(Entity.namespace == namespace).tuples()
     aliases = Alias.select(Alias.identity_key).where(Alias.namespace == namespace).tuples()

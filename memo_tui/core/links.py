@@ -14,8 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
-from memo_tui.core.bulk import LazyInserter, first_column, paused_gc, prepared, quote, select_in
-from memo_tui.core.models import Mention, Passage, PassageLink, db
+from memo_tui.store import Mention, Passage, PassageLink, db
+from memo_tui.store.statements import LazyInserter, first_column, paused_gc, prepared, quote, select_in
 
 FAN_OUT = 8
 MIN_SHARED = 2

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from dataclasses import asdict, dataclass
 
-from memo_tui.core.models import Alias, Entity, Fold, Mention, Passage, Relation
+from memo_tui.store import Alias, Entity, Fold, Mention, Passage, Relation
 
 
 @dataclass(frozen=True)

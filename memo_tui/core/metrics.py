@@ -9,7 +9,7 @@ from __future__ import annotations
 import threading
 from collections import defaultdict
 
-from memo_tui.core.models import Metric, db
+from memo_tui.store import Metric, db
 
 BUCKETS = (0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0, 30.0)
 HELP = {

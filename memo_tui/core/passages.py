@@ -5,7 +5,7 @@ from __future__ import annotations
 from datetime import datetime
 
 from memo_tui.core.links import link_passages, unlink
-from memo_tui.core.models import Passage, utcnow
+from memo_tui.store import Passage, utcnow
 
 
 def retire(passage_id: int, at: datetime | None = None) -> None:

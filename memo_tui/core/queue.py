@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
 
-from memo_tui.core.models import Entity, Question
+from memo_tui.store import Entity, Question
 
 
 @dataclass(frozen=True)

@@ -10,11 +10,11 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
-from memo_tui.core.bulk import paused_gc
 from memo_tui.core.ingest import CHUNK, IngestReport, PassageWriter, extract_chunks
 from memo_tui.core.links import relink_all
-from memo_tui.core.models import Passage, bump_version, db
 from memo_tui.core.sources import PassageRecord
+from memo_tui.store import Passage, bump_version, db
+from memo_tui.store.statements import paused_gc
 
 
 def rebuild(namespace: str, progress: Callable[[int, int], None] | None = None) -> IngestReport:

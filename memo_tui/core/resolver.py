@@ -18,8 +18,8 @@ from memo_tui.core import decisions, evidence
 from memo_tui.core.blocking import EditPairs, other_pairs
 from memo_tui.core.conflicts import queue_conflicts
 from memo_tui.core.evidence import Evidence, StoreFacts
-from memo_tui.core.models import Alias, Entity, Fold, KeepApart, Mention, Passage, Question, db, utcnow
 from memo_tui.core.rules import Name, Verdict, judge_pair
+from memo_tui.store import Alias, Entity, Fold, KeepApart, Mention, Passage, Question, db, utcnow
 
 DEFAULT_CAP = 50
 AUTO = "auto"

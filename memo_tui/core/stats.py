@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from memo_tui.core.models import Alias, Entity, Fold, Mention, Passage, Question, Relation, graph_version
+from memo_tui.store import Alias, Entity, Fold, Mention, Passage, Question, Relation, graph_version
 
 
 def store_stats(namespace: str) -> dict[str, int]:

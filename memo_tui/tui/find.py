@@ -7,7 +7,7 @@ from functools import partial
 
 from textual.command import Hit, Hits, Provider
 
-from memo_tui.core.models import Alias, Entity
+from memo_tui.store import Alias, Entity
 
 MAX_CANDIDATES = 300
 

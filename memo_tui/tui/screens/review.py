@@ -17,10 +17,10 @@ from textual.worker import Worker, WorkerState
 from memo_tui.core import decisions
 from memo_tui.core.decisions import AlreadyDecided
 from memo_tui.core.detail import question_detail
-from memo_tui.core.errors import MemoError
 from memo_tui.core.graph import related
 from memo_tui.core.queue import pending
 from memo_tui.core.resolver import resolve
+from memo_tui.errors import MemoError
 from memo_tui.tui.messages import (
     Decided,
     DetailLoaded,

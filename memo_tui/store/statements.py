@@ -1,8 +1,10 @@
-"""Fast statements for the hot paths (ingest, folds): SQL built once, then run with parameters.
+"""Statements for the hot paths (ingest, folds, graph reads): SQL built once, then run with parameters.
 
 Peewee builds SQL anew for every query; on the ingest path that cost dominated (about 0.4 ms per
 row). The statements here are plain, portable SQL (RETURNING works on SQLite >= 3.35 and on
-PostgreSQL) with the database's own quoting and parameter style.
+PostgreSQL) with the bound database's own quoting and parameter style, cached per dialect (never per
+connection object: a closed database's id can be reused by one of another kind). Lists of ids are
+always sent in slices, so no statement grows with the store.
 """
 
 from __future__ import annotations
@@ -14,7 +16,7 @@ from datetime import datetime
 
 import peewee as pw
 
-from memo_tui.core.models import db
+from memo_tui.store.models import db
 
 
 def quote(name: str) -> str:
@@ -22,10 +24,25 @@ def quote(name: str) -> str:
     return db.get_sql_context().sql(pw.Entity(name)).query()[0]
 
 
+def dialect() -> str:
+    """What a statement's text depends on: the kind of database (its quoting and placeholder)."""
+    return type(db.obj).__name__
+
+
 def _convert(values: Sequence) -> list:
-    # str(datetime) is the 'YYYY-MM-DD HH:MM:SS[.ffffff]' form Peewee itself reads back; every other
-    # value the hot paths write (str, int, float, bool, None) goes to the driver as is.
+    # str(datetime) is the 'YYYY-MM-DD HH:MM:SS[.ffffff]' form Peewee itself reads back from SQLite
+    # (PostgreSQL's driver adapts datetimes itself); every other value the hot paths write (str, int,
+    # float, bool, None) goes to the driver as is.
+    if isinstance(db.obj, pw.PostgresqlDatabase):
+        return list(values)
     return [str(v) if isinstance(v, datetime) else v for v in values]
+
+
+def as_datetime(value: datetime | str | None) -> datetime | None:
+    """A time read from a raw row: SQLite gives the stored text, PostgreSQL a datetime."""
+    if value is None or isinstance(value, datetime):
+        return value
+    return datetime.fromisoformat(value)
 
 
 class Inserter:
@@ -51,16 +68,16 @@ class Inserter:
 
 
 class LazyInserter:
-    """An Inserter built on first use, once per bound database."""
+    """An Inserter built on first use, once per dialect."""
 
     def __init__(self, model, fields) -> None:
         self._args = (model, fields)
-        self._by_db: dict[int, Inserter] = {}
+        self._by_dialect: dict[str, Inserter] = {}
 
     def _inserter(self) -> Inserter:
-        inserter = self._by_db.get(id(db.obj))
+        inserter = self._by_dialect.get(dialect())
         if inserter is None:
-            inserter = self._by_db[id(db.obj)] = Inserter(*self._args)
+            inserter = self._by_dialect[dialect()] = Inserter(*self._args)
         return inserter
 
     def one(self, values) -> int:
@@ -102,13 +119,13 @@ def update_ids(model: type[pw.Model], ids: Sequence[int], size: int = 5000, **va
     return changed
 
 
-_PREPARED: dict[tuple[int, str], str] = {}
+_PREPARED: dict[tuple[str, str], str] = {}
 
 
 def prepared(name: str, build) -> str:
-    """A statement built once per bound database by `build(t, c, p)`: t(model) quotes a table,
+    """A statement built once per dialect by `build(t, c, p)`: t(model) quotes a table,
     c(model, field) a column, p is the parameter placeholder."""
-    key = (id(db.obj), name)
+    key = (dialect(), name)
     if key not in _PREPARED:
 
         def table(model: type[pw.Model]) -> str:
@@ -125,7 +142,19 @@ def run(sql: str, params: Sequence = ()) -> list[tuple]:
     """Execute a prepared statement and return its rows (none for writes)."""
     cursor = db.cursor()
     cursor.execute(sql, list(params))
-    return cursor.fetchall()
+    return cursor.fetchall() if cursor.description is not None else []
+
+
+def run_count(sql: str, params: Sequence = ()) -> int:
+    """Execute a prepared write and return how many rows it changed."""
+    cursor = db.cursor()
+    cursor.execute(sql, list(params))
+    return cursor.rowcount
+
+
+def rows_of(query: pw.Query) -> list[tuple]:
+    """A Peewee query's rows as plain tuples straight from the cursor (no per-value conversion)."""
+    return db.execute_sql(*query.sql()).fetchall()
 
 
 @contextmanager

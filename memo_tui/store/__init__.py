@@ -1,0 +1,53 @@
+"""The store layer: the schema, connections, dialect differences, statements, locks and migrations.
+
+The engine (`memo_tui.core`) reads and writes through the models and the functions exported here;
+every raw SQL statement, cursor and lock lives in this package. Nothing here imports the engine or
+the UI (import contracts in pyproject.toml, checked by `lint-imports`).
+"""
+
+from memo_tui.store.connect import is_postgres, resolve_location, sqlite_path
+from memo_tui.store.models import (
+    DEFAULT_NAMESPACE,
+    MODELS,
+    Alias,
+    Decision,
+    Entity,
+    Fold,
+    KeepApart,
+    Mention,
+    Meta,
+    Metric,
+    NamespaceState,
+    Passage,
+    PassageLink,
+    Question,
+    Relation,
+    db,
+    utcnow,
+)
+from memo_tui.store.state import bump_version, graph_version
+
+__all__ = [
+    "DEFAULT_NAMESPACE",
+    "MODELS",
+    "Alias",
+    "Decision",
+    "Entity",
+    "Fold",
+    "KeepApart",
+    "Mention",
+    "Meta",
+    "Metric",
+    "NamespaceState",
+    "Passage",
+    "PassageLink",
+    "Question",
+    "Relation",
+    "bump_version",
+    "db",
+    "graph_version",
+    "is_postgres",
+    "resolve_location",
+    "sqlite_path",
+    "utcnow",
+]

@@ -1,0 +1,104 @@
+"""Where a store is and how to open it: SQLite files and URLs, PostgreSQL URLs, the dialect asked.
+
+`open_database` binds the models' proxy to a store and brings its schema to this version, running
+the engine's data steps (given by the caller, so that the store layer never imports the engine).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Mapping
+from pathlib import Path
+
+import peewee as pw
+from platformdirs import user_data_dir
+from playhouse.db_url import connect as connect_url
+
+from memo_tui.errors import MemoError
+from memo_tui.store.migrations import upgrade
+from memo_tui.store.models import db
+
+# Transactions begin IMMEDIATE: a writer takes the lock up front and waits its turn (busy timeout)
+# instead of failing when its read snapshot turns stale under another writer.
+SQLITE_PRAGMAS = {"journal_mode": "wal", "foreign_keys": 1, "busy_timeout": 10000, "synchronous": "normal"}
+POSTGRES_SCHEMES = ("postgres://", "postgresql://")
+
+
+def default_db_path() -> Path:
+    """The store used when neither --db nor MEMO_TUI_DB names one."""
+    return Path(user_data_dir("memo-tui", appauthor=False)) / "memo.db"
+
+
+def resolve_location(location: str | None) -> str:
+    """--db, then MEMO_TUI_DB, then the platformdirs default."""
+    return location or os.environ.get("MEMO_TUI_DB") or str(default_db_path())
+
+
+def is_postgres() -> bool:
+    """Is the bound store a PostgreSQL one (else SQLite)?"""
+    return isinstance(db.obj, pw.PostgresqlDatabase)
+
+
+def sqlite_path() -> Path | None:
+    """The file of the bound SQLite store (None for PostgreSQL or an in-memory store)."""
+    if is_postgres() or db.database in ("", ":memory:"):
+        return None
+    return Path(db.database)
+
+
+def _connect(location: str) -> pw.Database:
+    try:
+        return _connect_database(location)
+    except OSError as exc:
+        raise MemoError(f"cannot open store {location}: {exc.strerror or exc}") from None
+
+
+def _connect_database(location: str) -> pw.Database:
+    if location.startswith(POSTGRES_SCHEMES):
+        try:
+            import psycopg  # noqa: F401  (the driver of the [postgres] extra; Peewee picks it up)
+        except ImportError:
+            raise MemoError("a PostgreSQL store needs the driver: pip install 'memo-tui[postgres]'") from None
+        return connect_url(location, prefer_psycopg3=True)
+    if "://" in location:
+        if location.startswith("sqlite:///") and location != "sqlite:///:memory:":
+            Path(location[len("sqlite:///") :]).expanduser().parent.mkdir(parents=True, exist_ok=True)
+        try:
+            kwargs = {"pragmas": SQLITE_PRAGMAS, "lock_type": "IMMEDIATE"} if location.startswith("sqlite") else {}
+            return connect_url(location, **kwargs)
+        except (RuntimeError, ValueError, ImportError) as exc:
+            raise MemoError(f"cannot open store {location}: {exc}") from None
+    path = Path(location).expanduser()
+    if str(path) != ":memory:":
+        if path.is_dir():
+            raise MemoError(f"cannot open store {location}: it is a directory")
+        path.parent.mkdir(parents=True, exist_ok=True)
+    return pw.SqliteDatabase(str(path), pragmas=SQLITE_PRAGMAS, timeout=10, lock_type="IMMEDIATE")
+
+
+def open_database(location: str | None, data_steps: Mapping[int, Callable[[], None]]) -> pw.Database:
+    """Bind the models to a store, creating or upgrading its schema in place."""
+    location = resolve_location(location)
+    database = _connect(location)
+    db.initialize(database)
+    try:
+        database.connect(reuse_if_open=True)
+        upgrade(database, data_steps)
+    except pw.DatabaseError as exc:
+        database.close()
+        raise MemoError(f"cannot open store {_shown(location)}: {_first_line(exc)}") from None
+    return database
+
+
+def _shown(location: str) -> str:
+    """A location fit to print: a URL's password is not."""
+    if "://" in location and "@" in location:
+        scheme, rest = location.split("://", 1)
+        credentials, host = rest.rsplit("@", 1)
+        if ":" in credentials:
+            return f"{scheme}://{credentials.split(':', 1)[0]}:***@{host}"
+    return location
+
+
+def _first_line(exc: Exception) -> str:
+    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]

@@ -1,0 +1,86 @@
+"""The schema's versions and how a store moves from one to the next, on SQLite and PostgreSQL.
+
+A store records its `schema_version` in `meta`. `upgrade` creates what is missing, then runs, for
+each version the store is behind, the schema step (here) and the engine's data step (passed in by
+the caller: `memo_tui.core.opening`), all in one transaction.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+import peewee as pw
+from playhouse.migrate import SchemaMigrator, migrate
+
+from memo_tui.errors import MemoError
+from memo_tui.store.models import MODELS, Meta, Question, db
+
+SCHEMA_VERSION = 4
+
+ONE_PENDING_INDEX = "question_one_pending_per_pair"
+
+
+def _add_question_likelihood() -> None:
+    """Version 2 -> 3: a question's pattern, likelihood, evidence and priority."""
+    migrator = SchemaMigrator.from_database(db.obj)
+    have = {column.name for column in db.get_columns(Question._meta.table_name)}
+    fields = (
+        ("pattern", Question.pattern),
+        ("likelihood", Question.likelihood),
+        ("evidence", Question.evidence),
+        ("priority", Question.priority),
+    )
+    migrate(
+        *(migrator.add_column(Question._meta.table_name, name, field) for name, field in fields if name not in have)
+    )
+
+
+def _one_pending_question_per_pair() -> None:
+    """Version 3 -> 4: at most one pending question per pair of sides (either order). Where a store
+    already holds several, the oldest stays pending and the later copies go moot."""
+    low, high = _pair_bounds()
+    table = Question._meta.table_name
+    db.execute_sql(
+        f"UPDATE {table} SET status = 'moot' WHERE status = 'pending' AND id NOT IN ("
+        f"SELECT MIN(id) FROM {table} WHERE status = 'pending' GROUP BY namespace, kind, {low}, {high})"
+    )
+    _create_one_pending_index()
+
+
+def _pair_bounds() -> tuple[str, str]:
+    if isinstance(db.obj, pw.PostgresqlDatabase):
+        return "LEAST(left_id, right_id)", "GREATEST(left_id, right_id)"
+    return "MIN(left_id, right_id)", "MAX(left_id, right_id)"
+
+
+def _create_one_pending_index() -> None:
+    low, high = _pair_bounds()
+    db.execute_sql(
+        f"CREATE UNIQUE INDEX IF NOT EXISTS {ONE_PENDING_INDEX} ON {Question._meta.table_name} "
+        f"(namespace, kind, {low}, {high}) WHERE status = 'pending'"
+    )
+
+
+# SCHEMA_STEPS[n] changes the tables of a version-n store for version n + 1 (new tables need no
+# step: `create_tables(safe=True)` makes them).
+SCHEMA_STEPS: dict[int, Callable[[], None]] = {2: _add_question_likelihood, 3: _one_pending_question_per_pair}
+
+
+def upgrade(database: pw.Database, data_steps: Mapping[int, Callable[[], None]]) -> None:
+    """Create the tables a store lacks and bring it to SCHEMA_VERSION, in one transaction."""
+    with database.atomic():
+        database.create_tables(MODELS, safe=True)
+        row = Meta.get_or_none(Meta.key == "schema_version")
+        if row is None:
+            _create_one_pending_index()
+            Meta.create(key="schema_version", value=str(SCHEMA_VERSION))
+            return
+        version = int(row.value)
+        if version > SCHEMA_VERSION:
+            raise MemoError(f"this store has schema version {version}; this memo-tui knows up to {SCHEMA_VERSION}")
+        while version < SCHEMA_VERSION:
+            for step in (SCHEMA_STEPS.get(version), data_steps.get(version)):
+                if step is not None:
+                    step()
+            version += 1
+        Meta.update(value=str(version)).where(Meta.key == "schema_version").execute()
