@@ -14,6 +14,7 @@ import peewee as pw
 from memo_tui.core.opening import open_store
 from memo_tui.errors import MemoError
 from memo_tui.store import DEFAULT_NAMESPACE, resolve_location
+from memo_tui.store.locks import Busy
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
 
@@ -503,11 +504,15 @@ def main(argv: list[str] | None = None) -> int:
             from memo_tui.core import metrics
 
             metrics.flush()
+    except Busy as exc:  # another process is doing the work: try again later (EX_TEMPFAIL)
+        print(f"memo-tui: {exc}", file=sys.stderr)
+        return 75
     except MemoError as exc:
         print(f"memo-tui: {exc}", file=sys.stderr)
         return 2
     except pw.DatabaseError as exc:
-        print(f"memo-tui: store error: {exc}", file=sys.stderr)
+        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+        print(f"memo-tui: store error: {first}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("memo-tui: interrupted; nothing half-written was kept", file=sys.stderr)

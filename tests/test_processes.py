@@ -1,6 +1,5 @@
 """Real processes on one store: two reviewers racing, and a fold killed half-way (issue 3)."""
 
-import shutil
 import signal
 import subprocess
 import sys
@@ -74,7 +73,7 @@ def big_store(store):
         ]
         db.cursor().executemany(
             'INSERT INTO "mention" ("passage_id", "entity_id", "surface", "surface_key", "source", "weight", "active")'
-            " VALUES (?, ?, ?, ?, ?, ?, ?)",
+            f" VALUES ({', '.join([db.param] * 7)})",
             rows,
         )
     db.close()
@@ -82,9 +81,8 @@ def big_store(store):
 
 
 @pytest.mark.parametrize("delay", [0.0, 0.15, 0.4, 4.0])
-def test_a_fold_killed_half_way_leaves_all_or_nothing(big_store, tmp_path, delay):
-    path = tmp_path / f"crash-{delay}.db"
-    shutil.copy(big_store, path)
+def test_a_fold_killed_half_way_leaves_all_or_nothing(big_store, delay):
+    path = big_store
     child = subprocess.Popen([sys.executable, "-c", CHILD, str(path)], stdout=subprocess.PIPE, text=True)
     assert child.stdout.readline().strip() == "ready"
     time.sleep(delay)

@@ -17,6 +17,7 @@ from memo_tui.core import folds, passages
 from memo_tui.core.entities import require
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Decision, Entity, Fold, KeepApart, Passage, Question, bump_version, db, utcnow
+from memo_tui.store.locks import for_update
 from memo_tui.store.statements import LazyInserter
 
 CHANNELS = ("tui", "cli", "auto", "agent")
@@ -133,7 +134,9 @@ def manual_fold(namespace: str, absorbed_name: str, canonical_name: str, actor: 
 
 
 def _claim(namespace: str, question_id: int) -> Question:
-    question = Question.get_or_none((Question.id == question_id) & (Question.namespace == namespace))
+    # locked until the answer commits: a second reviewer waits, then reads the first one's answer
+    query = Question.select().where((Question.id == question_id) & (Question.namespace == namespace))
+    question = for_update(query).first()
     if question is None:
         raise MemoError(f"no question {question_id} in namespace {namespace!r}")
     if question.status != "pending":
@@ -150,7 +153,7 @@ def _settle(question: Question, status: str, actor: str) -> None:
         .where((Question.id == question.id) & (Question.status == "pending"))
         .execute()
     )
-    if updated != 1:  # cannot happen under IMMEDIATE transactions; kept as the last guard
+    if updated != 1:  # cannot happen with the row locked (or SQLite's IMMEDIATE transaction); the last guard
         raise AlreadyDecided(f"question {question.id} was decided by someone else just now")
 
 
@@ -204,13 +207,14 @@ def lineage(entity_id: int) -> set[int]:
     return {entity_id} | {original for (original,) in rows.tuples()}
 
 
-def kept_apart(namespace: str, left_id: int, right_id: int) -> KeepApart | None:
-    """A reviewer's reject between anything folded into one side and anything folded into the other."""
+def kept_apart(namespace: str, left_id: int, right_id: int, kinds=("reject",)) -> KeepApart | None:
+    """A reviewer's reject (or, with `kinds`, keep_both) between anything folded into one side and
+    anything folded into the other."""
     left, right = lineage(left_id), lineage(right_id)
     both = sorted(left | right)
     rows = KeepApart.select().where(
         (KeepApart.namespace == namespace)
-        & (KeepApart.kind == "reject")
+        & KeepApart.kind.in_(kinds)
         & KeepApart.low_id.in_(both)
         & KeepApart.high_id.in_(both)
     )

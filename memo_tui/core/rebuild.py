@@ -14,11 +14,17 @@ from memo_tui.core.ingest import CHUNK, IngestReport, PassageWriter, extract_chu
 from memo_tui.core.links import relink_all
 from memo_tui.core.sources import PassageRecord
 from memo_tui.store import Passage, bump_version, db
+from memo_tui.store.locks import pass_lock
 from memo_tui.store.statements import paused_gc
 
 
 def rebuild(namespace: str, progress: Callable[[int, int], None] | None = None) -> IngestReport:
     """Replace every live passage's mentions and relations, then its links; returns the counts."""
+    with pass_lock(namespace, "the rebuild"):
+        return _rebuild(namespace, progress)
+
+
+def _rebuild(namespace: str, progress: Callable[[int, int], None] | None) -> IngestReport:
     report = IngestReport()
     writer = PassageWriter(namespace, report)
     query = (

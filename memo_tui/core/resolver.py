@@ -19,9 +19,12 @@ from memo_tui.core.blocking import EditPairs, other_pairs
 from memo_tui.core.conflicts import queue_conflicts
 from memo_tui.core.evidence import Evidence, StoreFacts
 from memo_tui.core.rules import Name, Verdict, judge_pair
+from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Entity, Fold, KeepApart, Mention, Passage, Question, db, utcnow
+from memo_tui.store.locks import for_update, pass_lock
 
 DEFAULT_CAP = 50
+SETTLED_KINDS = ("reject", "keep_both")
 AUTO = "auto"
 
 
@@ -38,6 +41,7 @@ class PassReport:
     moot: int = 0
     unlikely: int = 0  # asked by a rule, but too unlikely (or too small a change) to spend a reviewer's time on
     not_certain: int = 0  # identical merge keys that were asked instead of folded: too little evidence
+    changed_meanwhile: int = 0  # fold candidates a reviewer folded, renamed or deleted while the pass ran
     duplicates_queued: int = 0  # memory questions, admitted beside the capped entity questions
     contradictions_queued: int = 0
     memory_skipped_settled: int = 0
@@ -154,13 +158,29 @@ def settled_pairs(namespace: str, home: Homes) -> set[frozenset[int]]:
     return out
 
 
+class Cancelled(MemoError):
+    """The pass was asked to stop; what it folded so far stands (each fold a decision of its own)."""
+
+
 def resolve(
     namespace: str,
     cap: int = DEFAULT_CAP,
     dry_run: bool = False,
     progress: Callable[[int, int], None] | None = None,
+    cancelled: Callable[[], bool] | None = None,
 ) -> PassReport:
-    """One resolution pass over a namespace."""
+    """One resolution pass over a namespace, holding its pass lock (`store.locks.Busy` when another
+    process holds it). `cancelled` is asked between steps; when it says so the pass raises Cancelled."""
+    with pass_lock(namespace):
+        return _resolve(namespace, cap, dry_run, progress, cancelled or (lambda: False))
+
+
+def _stop_if(cancelled: Callable[[], bool]) -> None:
+    if cancelled():
+        raise Cancelled("the resolution pass was cancelled; folds made before it stopped stand")
+
+
+def _resolve(namespace, cap, dry_run, progress, cancelled) -> PassReport:
     started = time.perf_counter()
     report = PassReport(dry_run=dry_run)
     home = Homes(namespace)
@@ -196,8 +216,10 @@ def resolve(
                 asks.append(Ask(a, b, verdict, min(counts.get(a.id, 0), counts.get(b.id, 0))))
         else:
             report.rejected_by_rule += 1
-        if progress is not None and done % 5000 == 0:
-            progress(done, len(pairs))
+        if done % 5000 == 0:
+            _stop_if(cancelled)
+            if progress is not None:
+                progress(done, len(pairs))
     wanted = {x.id for pair in fold_edges for x in pair} | {x.id for ask in asks for x in (ask.left, ask.right)}
     facts = store_facts(namespace, wanted, rows_of_mentions)
     del rows_of_mentions
@@ -216,7 +238,8 @@ def resolve(
         pair = frozenset((a.id, b.id))
         return None if evidence.is_certain(found) and pair not in pending and pair not in unfolded else found
 
-    absorbed_into = _apply_folds(namespace, fold_edges, counts, settled, asks, report, dry_run, certain)
+    _stop_if(cancelled)
+    absorbed_into = _apply_folds(namespace, fold_edges, counts, settled, asks, report, dry_run, certain, cancelled)
     hopeless: dict[tuple[str, int], Evidence | None] = {}  # (rule, impact) -> its prior, when no fact can help
     asks = [_weighed(q, weigh, facts, hopeless) for q in asks]
     # a keep-apart decision on an entity folded in this pass now covers its canonical
@@ -226,6 +249,7 @@ def resolve(
     report.unlikely = len(asks) - len(likely)
     if not dry_run:  # first, so that admission counts the pending questions as the answers now weigh them
         _reweigh_pending(namespace, facts.answers)
+    _stop_if(cancelled)
     _admit(namespace, likely, cap, report, dry_run)
     if progress is not None:  # the name pairs are done; the passages come next
         progress(len(pairs), len(pairs))
@@ -299,9 +323,13 @@ def _reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]]) -> Non
             Question.update(likelihood=new, priority=priority, reason=said).where(Question.id == qid).execute()
 
 
-def _apply_folds(namespace, edges, counts, settled, asks, report, dry_run, certain) -> dict[int, Name]:
+def _apply_folds(namespace, edges, counts, settled, asks, report, dry_run, certain, cancelled) -> dict[int, Name]:
     """Fold each connected group of fold verdicts into its best-ranked member; members that do not
-    fold with that canonical directly (say, declared types differ) become questions instead."""
+    fold with that canonical directly (say, declared types differ) become questions instead.
+
+    Each group folds in a transaction of its own, so that a reviewer's answer waits for one group at
+    most, never for the pass; inside it the members are read again, and a member a reviewer folded,
+    deleted or kept apart since the pass read the store is left for the next pass."""
     parent: dict[int, int] = {}
     names: dict[int, Name] = {}
 
@@ -318,14 +346,15 @@ def _apply_folds(namespace, edges, counts, settled, asks, report, dry_run, certa
     groups: dict[int, list[Name]] = {}
     for entity_id in sorted(names):
         groups.setdefault(root(entity_id), []).append(names[entity_id])
-    rows = {}
-    ids = sorted(names)
-    for start in range(0, len(ids), 500):
-        rows.update({e.id: e for e in Entity.select().where(Entity.id.in_(ids[start : start + 500]))})
     absorbed_into: dict[int, Name] = {}
-    with db.atomic():  # one transaction for the pass's folds: all of them or none
-        for members in groups.values():
-            _fold_group(namespace, members, rows, counts, settled, asks, absorbed_into, report, dry_run, certain)
+    for members in groups.values():
+        _stop_if(cancelled)
+        with db.atomic():
+            rows = {e.id: e for e in for_update(Entity.select().where(Entity.id.in_([m.id for m in members])))}
+            still = [m for m in members if m.id in rows and rows[m.id].name == m.name]
+            report.changed_meanwhile += len(members) - len(still)
+            if len(still) > 1:
+                _fold_group(namespace, still, rows, counts, settled, asks, absorbed_into, report, dry_run, certain)
     return absorbed_into
 
 
@@ -341,6 +370,10 @@ def _fold_group(
         # a reviewer's keep-apart on anything already folded into either side covers the pair
         ids_a, ids_b = merged.get(a.id, {a.id}), merged.get(b.id, {b.id})
         kept_apart = any(frozenset((x, y)) in settled for x in ids_a for y in ids_b)
+        # and one made while the pass ran (read inside this group's transaction)
+        kept_apart = kept_apart or (
+            not dry_run and decisions.kept_apart(namespace, a.id, b.id, SETTLED_KINDS) is not None
+        )
         return judge_pair(a, b, settled=kept_apart)
 
     canonical, *rest = sorted(members, key=lambda n: _rank(n, counts))

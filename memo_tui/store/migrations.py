@@ -18,6 +18,7 @@ from memo_tui.store.models import MODELS, Meta, Question, db
 SCHEMA_VERSION = 4
 
 ONE_PENDING_INDEX = "question_one_pending_per_pair"
+SCHEMA_LOCK_CLASS = 0x6D656D73  # "mems": the advisory lock a schema change holds on PostgreSQL
 
 
 def _add_question_likelihood() -> None:
@@ -66,9 +67,23 @@ def _create_one_pending_index() -> None:
 SCHEMA_STEPS: dict[int, Callable[[], None]] = {2: _add_question_likelihood, 3: _one_pending_question_per_pair}
 
 
+def _version(database: pw.Database) -> int | None:
+    if not database.table_exists(Meta._meta.table_name):
+        return None
+    row = Meta.get_or_none(Meta.key == "schema_version")
+    return int(row.value) if row else None
+
+
 def upgrade(database: pw.Database, data_steps: Mapping[int, Callable[[], None]]) -> None:
-    """Create the tables a store lacks and bring it to SCHEMA_VERSION, in one transaction."""
+    """Create the tables a store lacks and bring it to SCHEMA_VERSION, in one transaction.
+
+    A store already at this version is only read: DDL, even `CREATE ... IF NOT EXISTS`, takes table
+    locks on PostgreSQL that would queue every opening process behind a running pass."""
+    if _version(database) == SCHEMA_VERSION:
+        return
     with database.atomic():
+        if isinstance(database, pw.PostgresqlDatabase):  # two first openings at once: one creates, one waits
+            database.execute_sql("SELECT pg_advisory_xact_lock(%s, 0)", (SCHEMA_LOCK_CLASS,))
         database.create_tables(MODELS, safe=True)
         row = Meta.get_or_none(Meta.key == "schema_version")
         if row is None:

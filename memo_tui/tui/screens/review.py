@@ -12,14 +12,14 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Static
-from textual.worker import Worker, WorkerState
+from textual.worker import Worker, WorkerState, get_current_worker
 
 from memo_tui.core import decisions
 from memo_tui.core.decisions import AlreadyDecided
 from memo_tui.core.detail import question_detail
 from memo_tui.core.graph import related
 from memo_tui.core.queue import pending
-from memo_tui.core.resolver import resolve
+from memo_tui.core.resolver import Cancelled, resolve
 from memo_tui.errors import MemoError
 from memo_tui.tui.messages import (
     Decided,
@@ -66,6 +66,7 @@ class ReviewScreen(Screen):
         self.question_id: int | None = None
         self.explored_side = 1  # the side `e` explores next: 0 left, 1 right (first press flips to left)
         self.busy = False
+        self.resolving = False
         self.neighbourhood_stale = False  # a decision changed the store since the neighbourhood was shown
 
     def compose(self) -> ComposeResult:
@@ -117,12 +118,18 @@ class ReviewScreen(Screen):
 
     @work(thread=True, exclusive=True, group="resolve", exit_on_error=False)
     def run_resolve(self) -> None:
+        worker = get_current_worker()
         try:
             report = resolve(
-                self.namespace, progress=lambda done, total: self.post_message(ResolveProgress(done, total))
+                self.namespace,
+                progress=lambda done, total: self.post_message(ResolveProgress(done, total)),
+                cancelled=lambda: worker.is_cancelled,
             )
+        except Cancelled as stopped:
+            self.app.call_from_thread(self._resolve_stopped, str(stopped))
+            return
         finally:
-            self.busy = False
+            self.resolving = False
         self.app.call_from_thread(self._resolved, report)
 
     # -- message handlers --------------------------------------------------------------------
@@ -205,7 +212,9 @@ class ReviewScreen(Screen):
         if message.done >= message.total:
             self._status("resolving… name pairs done; looking for duplicate and contradicting passages")
         else:
-            self._status(f"resolving… {message.done / message.total:.0%} of {message.total} name pairs judged")
+            self._status(
+                f"resolving… {message.done / message.total:.0%} of {message.total} name pairs judged (R to cancel)"
+            )
 
     @on(Worker.StateChanged)
     def _worker_failed(self, event: Worker.StateChanged) -> None:
@@ -294,12 +303,19 @@ class ReviewScreen(Screen):
             self.query_one(f"#{name} RowTable").focus()
 
     def action_resolve(self) -> None:
-        if self.busy:
-            self.notify("Busy; try again in a moment.", severity="warning")
+        """Start a resolution pass; while one runs, the same key cancels it. Answers go on meanwhile:
+        the pass folds in short transactions."""
+        if self.resolving:
+            self.workers.cancel_group(self, "resolve")
+            self._status("cancelling the resolution pass…")
             return
-        self.busy = True
-        self._status("resolving…")
+        self.resolving = True
+        self._status("resolving… (R again to cancel)")
         self.run_resolve()
+
+    def _resolve_stopped(self, why: str) -> None:
+        self.notify(why, title="Resolution pass cancelled", severity="warning")
+        self.load_queue()
 
     def _resolved(self, report) -> None:
         self.question_id = None

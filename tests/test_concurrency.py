@@ -1,0 +1,160 @@
+"""Several processes on one store, on both backends: passes at once, reverts at once, a pass killed
+half-way, and a reviewer answering while a pass folds."""
+
+from __future__ import annotations
+
+import itertools
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+from graphrows import ask, graph_rows
+
+from memo_tui.core import decisions
+from memo_tui.core.ingest import ingest_records
+from memo_tui.core.lint import lint
+from memo_tui.core.resolver import resolve
+from memo_tui.core.sources import PassageRecord
+from memo_tui.store import Decision, Fold, Question, db
+from memo_tui.store.locks import pass_lock
+
+NS = "default"
+
+
+def memo(store, *argv) -> subprocess.Popen:
+    return subprocess.Popen(
+        [sys.executable, "-m", "memo_tui", "--db", str(store), *argv],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+
+
+def finished(process: subprocess.Popen) -> tuple[int, str, str]:
+    out, err = process.communicate(timeout=300)
+    return process.returncode, out, err
+
+
+def gateways(groups: int) -> list[PassageRecord]:
+    """Each group: one name spelled two ways (`Bakal Gateway` / `Bakal-Gateway`) in two passages that
+    share two rare neighbours, so a pass folds it unasked; `groups` folds in all."""
+    words = ("".join(p).capitalize() for p in itertools.product("bdfgklmnprstvz", "aeiou", "bdfgklmnprstvz", "aeiou"))
+    records = []
+    for i in range(groups):
+        a, b, c = next(words), next(words), next(words)
+        records.append(PassageRecord(f"a{i}", f"The {a} Gateway talks to {b} Relay and {c} Vault.", "x"))
+        records.append(PassageRecord(f"b{i}", f"The {a}-Gateway also talks to {b} Relay and {c} Vault.", "y"))
+    return records
+
+
+@pytest.fixture
+def folding_store(store):
+    ingest_records(NS, gateways(300))
+    db.close()
+    return store
+
+
+def reopen():
+    db.close()
+    db.connect()
+
+
+def test_a_pass_while_another_holds_the_lock_says_so_and_changes_nothing(folding_store):
+    reopen()
+    with pass_lock(NS):
+        code, out, err = finished(memo(folding_store, "resolve"))
+    assert code == 75 and out == ""
+    assert err.startswith("memo-tui: another pass or rebuild is running") and len(err.strip().splitlines()) == 1
+    assert Fold.select().count() == 0
+    assert resolve(NS).folded == 300  # the lock went with the block
+
+
+def test_two_passes_at_once_end_with_one_doing_the_work(folding_store):
+    first, second = memo(folding_store, "resolve"), memo(folding_store, "resolve")
+    results = [finished(first), finished(second)]
+    assert all(code in (0, 75) for code, _, _ in results), results
+    assert any(code == 0 for code, _, _ in results)
+    assert not any("internal error" in err or "Traceback" in err for _, _, err in results)
+    reopen()
+    assert Fold.select().count() == 300  # each fold once, whoever made it
+    assert lint(NS) == []
+    again = resolve(NS)
+    assert again.folded == 0 and again.queued == 0
+
+
+def test_two_reverts_of_one_decision_at_once_give_one_revert(store):
+    ingest_records(NS, [PassageRecord(f"p{i}", f"We run PostgreSQL{i} beside Postgres{i}.", "a") for i in range(4)])
+    for i in range(4):
+        before = graph_rows()
+        decision = decisions.answer(NS, ask(f"PostgreSQL{i}", f"Postgres{i}"), "merge", "alice", "cli")
+        db.close()
+        racing = [memo(store, "graph", "revert", str(decision.id), "--as", who) for who in ("alice", "bob")]
+        results = [finished(p) for p in racing]
+        codes = sorted(code for code, _, _ in results)
+        assert codes == [0, 2], results
+        loser = next(err for code, _, err in results if code == 2)
+        assert "reverted" in loser and len(loser.strip().splitlines()) == 1
+        reopen()
+        assert graph_rows() == before
+        assert Decision.select().where(Decision.action == "revert").count() == i + 1
+
+
+KILLED_PASS = """
+import sys, time
+from memo_tui.core import decisions, resolver
+from memo_tui.core.opening import open_store
+
+fold, made = decisions.fold_entities, []
+
+def fold_then_maybe_stall(*args, **kwargs):
+    view = fold(*args, **kwargs)
+    made.append(view)
+    print(len(made), flush=True)
+    if len(made) == int(sys.argv[2]):
+        time.sleep(60)  # inside the transaction of this fold's group: the parent kills us here
+    return view
+
+decisions.fold_entities = fold_then_maybe_stall
+open_store(sys.argv[1])
+resolver.resolve("default")
+"""
+
+
+@pytest.mark.parametrize("stall_at", [1, 150])
+def test_a_pass_killed_half_way_keeps_its_committed_folds_and_no_lock(folding_store, stall_at):
+    child = subprocess.Popen(
+        [sys.executable, "-c", KILLED_PASS, str(folding_store), str(stall_at)], stdout=subprocess.PIPE, text=True
+    )
+    while child.stdout.readline().strip() != str(stall_at):
+        assert child.poll() is None, "the pass ended before it stalled"
+    child.send_signal(signal.SIGKILL)
+    child.wait(30)
+    reopen()
+    # each group folds in its own transaction: those before the stalled one stand, whole and recorded
+    assert Fold.select().count() == stall_at - 1
+    assert Decision.select().where(Decision.action == "fold").count() == stall_at - 1
+    assert lint(NS) == []
+    report = resolve(NS)  # the killed pass's lock died with it
+    assert report.folded == 300 - (stall_at - 1)
+    assert lint(NS) == []
+
+
+def test_a_reviewer_answers_while_a_pass_folds(folding_store):
+    reopen()
+    ingest_records(NS, [PassageRecord("q", "We run PostgreSQL beside Postgres.", "a")])
+    question = ask("PostgreSQL", "Postgres")
+    db.close()
+    passing = memo(folding_store, "resolve")
+    time.sleep(0.5)
+    started = time.perf_counter()
+    code, _, err = finished(memo(folding_store, "graph", "reject", str(question), "--as", "alice"))
+    waited = time.perf_counter() - started
+    assert code == 0, err
+    pass_code, _, pass_err = finished(passing)
+    assert pass_code == 0, pass_err
+    reopen()
+    assert Question.get_by_id(question).status == "rejected"
+    assert Fold.select().count() == 300
+    print(f"answer during a pass took {waited:.2f} s (a process start included)")
