@@ -10,7 +10,7 @@ from memo_tui.core import metrics
 from memo_tui.core.config import section
 from memo_tui.core.decisions import current_actor
 from memo_tui.errors import MemoError
-from memo_tui.store import Passage
+from memo_tui.core.names import has_passages
 from memo_tui.tui.find import EntityFinder
 from memo_tui.tui.screens.help import HelpScreen
 from memo_tui.tui.screens.review import ReviewScreen
@@ -56,8 +56,7 @@ class MemoApp(App):
                 severity="warning",
                 timeout=10,
             )
-        has_passages = Passage.select().where(Passage.namespace == self.namespace).exists()
-        if has_passages:
+        if has_passages(self.namespace):
             self.push_screen(ReviewScreen(self.namespace, self.actor, self.store_label))
         else:
             self.push_screen(WelcomeScreen(self.store_label, self.location))

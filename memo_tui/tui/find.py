@@ -7,25 +7,14 @@ from functools import partial
 
 from textual.command import Hit, Hits, Provider
 
-from memo_tui.store import Alias, Entity
+from memo_tui.core.names import spellings
 
 MAX_CANDIDATES = 300
 
 
-def _spellings(namespace: str) -> list[tuple[str, int, str | None]]:
-    """(spelling, entity id, canonical name when the spelling is an alias)."""
-    rows = [
-        (name, entity_id, None)
-        for entity_id, name in Entity.select(Entity.id, Entity.name).where(Entity.namespace == namespace).tuples()
-    ]
-    aliases = Alias.select(Alias.name, Alias.entity, Entity.name).join(Entity).where(Alias.namespace == namespace)
-    rows += [(name, entity_id, canonical) for name, entity_id, canonical in aliases.tuples()]
-    return sorted(rows)
-
-
 class EntityFinder(Provider):
     async def startup(self) -> None:
-        self.spellings = await asyncio.to_thread(_spellings, self.screen_namespace)
+        self.spellings = await asyncio.to_thread(spellings, self.screen_namespace)
 
     @property
     def screen_namespace(self) -> str:
@@ -35,14 +24,19 @@ class EntityFinder(Provider):
         matcher = self.matcher(query)
         wanted = query.casefold().strip()
         shown = 0
-        for spelling, entity_id, canonical in self.spellings:
-            if wanted and wanted not in spelling.casefold():
+        for spelling in self.spellings:
+            if wanted and wanted not in spelling.text.casefold():
                 continue
-            score = matcher.match(spelling) if wanted else 0.5
+            score = matcher.match(spelling.text) if wanted else 0.5
             if score > 0:
-                help_text = f"alias of {canonical}" if canonical else f"entity #{entity_id}"
+                what = f"alias of {spelling.canonical}" if spelling.canonical else f"entity #{spelling.entity_id}"
+                passages = f"{spelling.passages} passage{'s' if spelling.passages != 1 else ''}"
+                help_text = f"{what} · {spelling.type or 'no type'} · {passages}"
                 yield Hit(
-                    score, matcher.highlight(spelling), partial(self.app.show_entity, f"#{entity_id}"), help=help_text
+                    score,
+                    matcher.highlight(spelling.text),
+                    partial(self.app.show_entity, f"#{spelling.entity_id}"),
+                    help=help_text,
                 )
                 shown += 1
                 if shown >= MAX_CANDIDATES:
