@@ -58,6 +58,12 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("stats", parents=[common], help="counts of passages, entities, mentions, aliases, folds")
 
+    copy = sub.add_parser("copy", parents=[common], help="copy a namespace (or --all) to another store, ids intact")
+    copy.add_argument(
+        "--to", required=True, metavar="URL", help="the target store: a path, sqlite:/// or postgresql://"
+    )
+    copy.add_argument("--all", action="store_true", help="every namespace of the store, not only --ns")
+
     demo = sub.add_parser("demo", parents=[common], help="build the demo store (a team's notes) and open it")
     demo.add_argument("--no-open", action="store_true", help="build it and print what the pass did; no TUI")
     demo.add_argument("--fresh", action="store_true", help="rebuild the demo even if it holds your decisions")
@@ -222,6 +228,26 @@ def cmd_forget(args: argparse.Namespace) -> int:
 
     row_id = forget(args.ns, args.passage_id)
     _print(args, {"retired": args.passage_id, "row": row_id}, f"retired passage {args.passage_id}")
+    return 0
+
+
+@command("copy")
+def cmd_copy(args: argparse.Namespace) -> int:
+    from memo_tui.core.opening import open_second_store
+    from memo_tui.store import db
+    from memo_tui.store.copy import copy_namespaces, namespaces_of
+
+    source = db.obj
+    namespaces = namespaces_of(source) if args.all else [args.ns]
+    if not args.all and args.ns not in namespaces_of(source):
+        raise MemoError(f"no namespace {args.ns!r} in this store; it has {', '.join(namespaces_of(source)) or 'none'}")
+    target = open_second_store(args.to)
+    try:
+        report = copy_namespaces(source, target, namespaces)
+    finally:
+        target.close()
+    rows = ", ".join(f"{n} {table}" for table, n in report.rows.items() if n)
+    _print(args, {"namespaces": report.namespaces, "rows": report.rows}, f"copied {', '.join(namespaces)}: {rows}")
     return 0
 
 

@@ -11,7 +11,7 @@ from memo_tui.core.ingest import ingest_paths
 from memo_tui.core.opening import open_store
 from memo_tui.core.resolver import PassReport, resolve
 from memo_tui.errors import MemoError
-from memo_tui.store import Decision, Meta, Passage, db
+from memo_tui.store import MODELS, Decision, Meta, Passage, db
 
 DEMO_MARK = "demo"
 
@@ -20,13 +20,16 @@ def default_demo_path() -> Path:
     return Path(user_data_dir("memo-tui", appauthor=False)) / "demo.db"
 
 
+def _exists(location: str) -> bool:
+    return "://" in location or Path(location).expanduser().exists()
+
+
 def reviewers_decisions(location: str) -> int:
     """How many decisions a person (not the resolver) made in the demo store at `location` (0 when
     there is no such store, or it is not the demo: `build_demo` refuses those anyway)."""
-    path = Path(location).expanduser()
-    if "://" in location or not path.exists():
+    if not _exists(location):
         return 0
-    open_store(str(path))
+    open_store(location)
     try:
         if Meta.get_or_none(Meta.key == DEMO_MARK) is None:
             return 0
@@ -36,21 +39,25 @@ def reviewers_decisions(location: str) -> int:
 
 
 def build_demo(location: str | None = None, namespace: str = "default") -> PassReport:
-    """(Re)build the demo store at `location`; a store that holds anything but the demo is left alone."""
-    path = Path(location).expanduser() if location else default_demo_path()
-    if "://" in str(location or ""):
-        raise MemoError("the demo is built in a SQLite file; give --db a path")
-    if path.exists():
-        open_store(str(path))
+    """(Re)build the demo store at `location` (a path or a URL); a store that holds anything but the
+    demo is left alone."""
+    location = location or str(default_demo_path())
+    if _exists(location):
+        open_store(location)
         is_demo = Meta.get_or_none(Meta.key == DEMO_MARK) is not None
         is_empty = not Passage.select().exists()
-        db.close()
         if not (is_demo or is_empty):
-            raise MemoError(f"{path} holds a store that is not the demo; give the demo another --db path")
-        for suffix in ("", "-wal", "-shm"):
-            Path(f"{path}{suffix}").unlink(missing_ok=True)
-    open_store(str(path))
-    Meta.insert(key=DEMO_MARK, value="1").on_conflict_replace().execute()
+            db.close()
+            raise MemoError(f"{location} holds a store that is not the demo; give the demo another --db")
+        if "://" in location:
+            with db.atomic():
+                db.drop_tables(MODELS, safe=True)
+        db.close()
+        if "://" not in location:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{Path(location).expanduser()}{suffix}").unlink(missing_ok=True)
+    open_store(location)
+    Meta.insert(key=DEMO_MARK, value="1").on_conflict(conflict_target=[Meta.key], update={Meta.value: "1"}).execute()
     with as_file(files("memo_tui") / "demo") as corpus:
         report = ingest_paths(namespace, [str(corpus)])
     if report.errors:

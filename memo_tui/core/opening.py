@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import peewee as pw
 
-from memo_tui.store import Passage, Question
+from memo_tui.store import Passage, Question, db
 from memo_tui.store.connect import open_database
 
 
@@ -38,3 +38,12 @@ def open_store(location: str | None = None) -> pw.Database:
     """Bind the models to a store (a SQLite path, `sqlite:///...` or `postgresql://...`), creating or
     upgrading its schema in place."""
     return open_database(location, DATA_STEPS)
+
+
+def open_second_store(location: str) -> pw.Database:
+    """Open (create or upgrade) another store beside the bound one, which stays bound: for copies."""
+    bound = db.obj
+    try:
+        return open_database(location, DATA_STEPS)
+    finally:
+        db.initialize(bound)

@@ -9,8 +9,8 @@ from textual.command import CommandPalette
 from memo_tui.core import metrics
 from memo_tui.core.config import section
 from memo_tui.core.decisions import current_actor
-from memo_tui.errors import MemoError
 from memo_tui.core.names import has_passages
+from memo_tui.errors import MemoError
 from memo_tui.tui.find import EntityFinder
 from memo_tui.tui.screens.help import HelpScreen
 from memo_tui.tui.screens.review import ReviewScreen
