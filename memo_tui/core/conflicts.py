@@ -38,6 +38,7 @@ from memo_tui.core.config import section
 from memo_tui.core.evidence import conflict_likelihood, yield_of
 from memo_tui.errors import MemoError
 from memo_tui.store import Mention, Passage, Question, Relation, db, utcnow
+from memo_tui.store.statements import as_datetime, rows_of
 
 DUPLICATE_JACCARD = 0.75
 DUPLICATE_MIN_WORDS = 8
@@ -175,15 +176,18 @@ def _live(namespace: str) -> list[_Live]:
         .where((Passage.namespace == namespace) & Passage.retired_at.is_null())
         .order_by(Passage.id)
     )
-    rows = db.execute_sql(*query.sql()).fetchall()  # raw rows: no per-value conversion for 100k passages
-    return [_Live(pid, ext, text, src, at, json.loads(dec) if dec else {}) for pid, ext, text, src, at, dec in rows]
+    rows = rows_of(query)  # raw rows: no per-value conversion for 100k passages
+    return [
+        _Live(pid, ext, text, src, as_datetime(at), json.loads(dec) if dec else {})
+        for pid, ext, text, src, at, dec in rows
+    ]
 
 
 def _entities_of(namespace: str) -> dict[int, set[int]]:
     live = Passage.select(Passage.id).where((Passage.namespace == namespace) & Passage.retired_at.is_null())
     named: dict[int, set[int]] = defaultdict(set)
     query = Mention.select(Mention.passage, Mention.entity).where(Mention.active & Mention.passage.in_(live))
-    for pid, eid in db.execute_sql(*query.sql()).fetchall():
+    for pid, eid in rows_of(query):
         named[pid].add(eid)
     return named
 
@@ -364,10 +368,15 @@ def _single_valued_conflicts(namespace: str, by_id: dict[int, _Live]) -> list[Fi
     if not predicates:
         return []
     stated: dict[tuple[int, str], dict[int, _Live]] = defaultdict(dict)
-    rows = Relation.select(Relation.src, Relation.predicate, Relation.dst, Relation.passage).where(
-        Relation.active & Relation.predicate.in_(predicates) & Relation.passage.in_(list(by_id) or [0])
+    # joined, not an IN list of every live passage: no statement grows with the store
+    rows = (
+        Relation.select(Relation.src, Relation.predicate, Relation.dst, Relation.passage)
+        .join(Passage, on=(Relation.passage == Passage.id))
+        .where(Relation.active & Relation.predicate.in_(predicates) & (Passage.namespace == namespace))
     )
     for src, predicate, dst, pid in rows.tuples():
+        if pid not in by_id:
+            continue
         newest = stated[(src, predicate)].get(dst)
         passage = by_id[pid]
         if newest is None or (passage.created_at, passage.id) > (newest.created_at, newest.id):

@@ -22,8 +22,8 @@ from memo_tui.core.entities import find
 from memo_tui.core.keys import merge_key
 from memo_tui.core.links import also_see
 from memo_tui.errors import MemoError
-from memo_tui.store import Alias, Entity, Mention, Passage, Relation, db, graph_version
-from memo_tui.store.statements import prepared
+from memo_tui.store import Alias, Entity, Passage, db, graph_version
+from memo_tui.store.reads import live_mention_pairs, live_passages, live_relations
 
 
 @dataclass(frozen=True)
@@ -121,43 +121,20 @@ class Graph:
         self.edges: dict[int, list[tuple[str, str, int, float, int]]] = defaultdict(list)
         self._load()
 
-    def _live(self, alias: str) -> tuple[str, list]:
-        if self.as_of is None:
-            return f"{alias}.{_col(Passage, 'retired_at')} IS NULL", []
-        created, retired = _col(Passage, "created_at"), _col(Passage, "retired_at")
-        condition = f"{alias}.{created} <= {db.param} AND ({alias}.{retired} IS NULL OR {alias}.{retired} > {db.param})"
-        return condition, [self.as_of, self.as_of]
-
     def _load(self) -> None:
-        live, params = self._live("p")
         for entity_id, name, kind in (
             Entity.select(Entity.id, Entity.name, Entity.type).where(Entity.namespace == self.namespace).tuples()
         ):
             self.names[entity_id] = (name, kind)
-        pid, ext, created, ns = (_col(Passage, f) for f in ("id", "external_id", "created_at", "namespace"))
-        for passage_id, external_id, at in db.execute_sql(
-            f"SELECT p.{pid}, p.{ext}, p.{created} FROM {_table(Passage)} p WHERE p.{ns} = {db.param} AND {live}",
-            [self.namespace, *params],
-        ).fetchall():
-            self.created[passage_id] = (_as_datetime(at), external_id)
-        rows = db.execute_sql(
-            f"SELECT m.{_col(Mention, 'passage')}, m.{_col(Mention, 'entity')} FROM {_table(Mention)} m "
-            f"JOIN {_table(Passage)} p ON p.{pid} = m.{_col(Mention, 'passage')} "
-            f"WHERE p.{ns} = {db.param} AND m.{_col(Mention, 'active')} = {db.param} AND {live}",
-            [self.namespace, True, *params],
-        ).fetchall()
+        for passage_id, external_id, at in live_passages(self.namespace, self.as_of):
+            self.created[passage_id] = (at, external_id)
         names = self.names
-        for passage_id, entity_id in dict.fromkeys(rows):  # a passage may name an entity twice (via an alias)
+        # a passage may name an entity twice (via an alias)
+        for passage_id, entity_id in dict.fromkeys(live_mention_pairs(self.namespace, self.as_of)):
             if entity_id in names:
                 self.passages_of[entity_id].append(passage_id)
                 self.entities_of[passage_id].append(entity_id)
-        r = {f: _col(Relation, f) for f in ("src", "predicate", "dst", "confidence", "passage", "active")}
-        for src, predicate, dst, confidence, passage_id in db.execute_sql(
-            f"SELECT r.{r['src']}, r.{r['predicate']}, r.{r['dst']}, r.{r['confidence']}, r.{r['passage']} "
-            f"FROM {_table(Relation)} r JOIN {_table(Passage)} p ON p.{pid} = r.{r['passage']} "
-            f"WHERE p.{ns} = {db.param} AND r.{r['active']} = {db.param} AND {live} ORDER BY r.{_col(Relation, 'id')}",
-            [self.namespace, True, *params],
-        ).fetchall():
+        for src, predicate, dst, confidence, passage_id in live_relations(self.namespace, self.as_of):
             if src != dst:
                 self.edges[src].append((predicate, "out", dst, confidence, passage_id))
                 self.edges[dst].append((predicate, "in", src, confidence, passage_id))
@@ -364,15 +341,3 @@ def _passages(ids: list[int]) -> dict[int, PassageView]:
         for p in query.where(Passage.id.in_(unique[start : start + 500])):
             rows[p.id] = PassageView(p.id, p.external_id, p.text, p.source, p.created_at)
     return rows
-
-
-def _table(model) -> str:
-    return prepared(f"table_{model.__name__}", lambda t, c, p: t(model))
-
-
-def _col(model, name: str) -> str:
-    return prepared(f"column_{model.__name__}_{name}", lambda t, c, p: c(model, name))
-
-
-def _as_datetime(value) -> datetime:
-    return value if isinstance(value, datetime) else datetime.fromisoformat(value)

@@ -22,6 +22,7 @@ from memo_tui.core.rules import Name, Verdict, judge_pair
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Entity, Fold, KeepApart, Mention, Passage, Question, db, utcnow
 from memo_tui.store.locks import for_update, pass_lock
+from memo_tui.store.statements import rows_of
 
 DEFAULT_CAP = 50
 SETTLED_KINDS = ("reject", "keep_both")
@@ -74,7 +75,7 @@ def live_mentions(namespace: str) -> list[tuple[int, int, str]]:
         .join(Passage)
         .where((Passage.namespace == namespace) & Passage.retired_at.is_null() & Mention.active)
     )
-    return db.execute_sql(*query.sql()).fetchall()
+    return rows_of(query)
 
 
 def mention_counts(rows: list[tuple[int, int, str]]) -> dict[int, int]:
