@@ -1,4 +1,4 @@
-"""Duplicate and contradiction detection over 100k live passages (issue 6: floor 60 s, aim 10 s).
+"""Duplicate and contradiction detection over 100k live passages (floor 60 s, aim 10 s).
 
 Run:  .venv/bin/python benchmarks/bench_conflicts.py [--passages 100000] [--vocabulary 20000]
 Passages are about 60 words drawn Zipf-style from the most common English words (wordfreq), with 5

@@ -1,4 +1,4 @@
-"""Fold and revert an entity with 10k mentions and 1k relations (issue 3: floor 200 ms each, aim 50 ms).
+"""Fold and revert an entity with 10k mentions and 1k relations (floor 200 ms each, aim 50 ms).
 
 Run:  .venv/bin/python benchmarks/bench_fold.py [--mentions 10000] [--relations 1000] [--rounds 5]
 Builds the store with bulk inserts, then times manual fold + revert through the audit-logged API.

@@ -1,4 +1,4 @@
-"""Graph queries on a store of about 1M mentions: 200k passages naming 5 of 100k entities each (issue 5).
+"""Graph queries on a store of about 1M mentions: 200k passages naming 5 of 100k entities each.
 
 Run:  .venv/bin/python benchmarks/bench_graph.py [--passages 200000] [--entities 100000] [--store PATH]
 Ingests the corpus (kept at --store and reused when it exists), then prints the first cache build,

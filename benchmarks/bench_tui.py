@@ -1,4 +1,4 @@
-"""The review app on a store of about 1M mentions, driven headless with Pilot (issue 7).
+"""The review app on a store of about 1M mentions, driven headless with Pilot.
 
 Run:  .venv/bin/python benchmarks/bench_graph.py          # builds /tmp/memo-bench-graph.db once
       .venv/bin/python benchmarks/bench_tui.py [--store /tmp/memo-bench-graph.db] [--decisions 20]

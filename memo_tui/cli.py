@@ -1,4 +1,4 @@
-"""The command line: every action the TUI has, as a subcommand with --json (DESIGN §9)."""
+"""The command line: every action the TUI has, as a subcommand with --json."""
 
 from __future__ import annotations
 

@@ -20,6 +20,8 @@ from memo_tui.errors import MemoError
 from memo_tui.store import Decision, Entity, Fold, Question, db
 from memo_tui.store.copy import copy_namespaces
 
+pytestmark = pytest.mark.slow
+
 NS = "default"
 
 

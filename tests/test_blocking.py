@@ -1,5 +1,5 @@
 """Blocking loses nothing: the indexed pass finds exactly what a brute-force pass over all pairs
-would fold or ask about (DESIGN §4, issue 4)."""
+would fold or ask about."""
 
 import sys
 from pathlib import Path

@@ -1,4 +1,4 @@
-"""The graph commands end to end through the command line (issue 3's story)."""
+"""The graph commands end to end through the command line."""
 
 import json
 

@@ -20,6 +20,8 @@ from memo_tui.core.sources import PassageRecord
 from memo_tui.store import Decision, Fold, Question, db
 from memo_tui.store.locks import pass_lock
 
+pytestmark = pytest.mark.slow
+
 NS = "default"
 
 

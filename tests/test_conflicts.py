@@ -1,4 +1,4 @@
-"""Duplicate and contradicting passages in the review queue (DESIGN §6-7, issue 6)."""
+"""Duplicate and contradicting passages in the review queue."""
 
 import random
 from datetime import datetime

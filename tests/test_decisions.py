@@ -1,4 +1,4 @@
-"""Answering questions, reverting decisions, undo and the audit log (DESIGN §6, issue 3)."""
+"""Answering questions, reverting decisions, undo and the audit log."""
 
 import peewee as pw
 import pytest

@@ -1,4 +1,4 @@
-"""The bundled demo store shows every feature at once (issue 7)."""
+"""The bundled demo store shows every feature at once."""
 
 import json
 from importlib.resources import files

@@ -1,4 +1,4 @@
-"""Property-based, stateful: random graphs, folds, answers, deletes, reverts and new ingests (issue 3).
+"""Property-based, stateful: random graphs, folds, answers, deletes, reverts and new ingests.
 
 Invariants after every step: no edge points at a missing entity, alias chains are one hop, no absorbed
 spelling is a live entity while its fold stands. At the end every standing decision is reverted in a

@@ -1,4 +1,4 @@
-"""Folds and their exact reverts (DESIGN §6, issue 3)."""
+"""Folds and their exact reverts."""
 
 import json
 

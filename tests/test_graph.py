@@ -1,4 +1,4 @@
-"""related(), explore(), as_of and the graph cache (DESIGN §8, issue 5) on a small story store."""
+"""related(), explore(), as_of and the graph cache on a small story store."""
 
 from datetime import datetime
 

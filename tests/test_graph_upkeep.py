@@ -1,4 +1,4 @@
-"""Rebuild, lint, passage links and the graph commands (issue 5)."""
+"""Rebuild, lint, passage links and the graph commands."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""Name keys (DESIGN §3), including the Unicode edges."""
+"""Name keys, including the Unicode edges."""
 
 import pytest
 

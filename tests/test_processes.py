@@ -1,4 +1,4 @@
-"""Real processes on one store: two reviewers racing, and a fold killed half-way (issue 3)."""
+"""Real processes on one store: two reviewers racing, and a fold killed half-way."""
 
 import signal
 import subprocess
@@ -12,6 +12,8 @@ from memo_tui.core.ingest import ingest_records
 from memo_tui.core.opening import open_store
 from memo_tui.core.sources import PassageRecord
 from memo_tui.store import Alias, Entity, Fold, Mention, Passage, db, utcnow
+
+pytestmark = pytest.mark.slow
 
 
 def memo(store, *argv):

@@ -18,6 +18,8 @@ from memo_tui.core.opening import open_store
 from memo_tui.core.resolver import resolve
 from memo_tui.store import db
 
+pytestmark = pytest.mark.slow
+
 REAL = Path(__file__).parent / "data" / "real"
 NS = "default"
 CONFLICT_CEILING = {"changelogs": 5, "summaries": 50}

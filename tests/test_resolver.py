@@ -1,4 +1,4 @@
-"""The resolution pass: folds, queue, cap and deferral, idempotence, dry runs, settled pairs (issue 4)."""
+"""The resolution pass: folds, queue, cap and deferral, idempotence, dry runs, settled pairs."""
 
 import json
 

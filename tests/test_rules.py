@@ -1,4 +1,4 @@
-"""judge_pair, rule by rule, on named pairs from real naming (DESIGN §4, issue 4)."""
+"""judge_pair, rule by rule, on named pairs from real naming."""
 
 import pytest
 

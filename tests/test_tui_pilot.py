@@ -1,4 +1,4 @@
-"""Keys pressed in the TUI change the store exactly as the command line would (issue 7)."""
+"""Keys pressed in the TUI change the store exactly as the command line would."""
 
 from graphrows import graph_rows
 from textual.command import CommandList

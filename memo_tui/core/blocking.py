@@ -1,4 +1,4 @@
-"""Candidate pairs from indexes, never from all pairs (DESIGN §4 "Blocking").
+"""Candidate pairs from indexes, never from all pairs.
 
 Each index covers one family of rules completely, so no pair the rules would fold or ask about is
 lost (a test compares with a brute-force pass):

@@ -1,4 +1,4 @@
-"""Duplicate and contradicting passages, found without comparing all pairs (DESIGN §7, issue 6).
+"""Duplicate and contradicting passages, found without comparing all pairs.
 
 Passages are compared as sets of word 3-grams. An exact prefix-filter join (AllPairs) proposes only
 pairs whose sets share one of their rarest 3-grams; it cannot miss a pair above the threshold, because

@@ -1,4 +1,4 @@
-"""Answering questions, manual folds, deletes and renames, with an append-only audit log (DESIGN §6).
+"""Answering questions, manual folds, deletes and renames, with an append-only audit log.
 
 Every public function here is one transaction and writes one `Decision` row saying who did what,
 through which channel, and what changed; `revert` undoes any of them exactly.
@@ -160,7 +160,7 @@ def _settle(question: Question, status: str, actor: str) -> None:
 def answer(
     namespace: str, question_id: int, action: str, actor: str, channel: str, swap: bool = False, keep: str | None = None
 ) -> DecisionView:
-    """Answer a pending question: merge, reject or keep_both (DESIGN §6)."""
+    """Answer a pending question: merge, reject or keep_both."""
     if action not in ANSWERS:
         raise MemoError(f"unknown answer {action!r}; one of {', '.join(ANSWERS)}")
     with db.atomic():

@@ -1,4 +1,4 @@
-"""Finding entities by name: identity key first, then the alias table (DESIGN §3)."""
+"""Finding entities by name: identity key first, then the alias table."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Deterministic, heuristic extraction of entity mentions from passage text (DESIGN §2, issue 2).
+"""Deterministic, heuristic extraction of entity mentions from passage text.
 
 Order matters: tags, backticks, URLs and identifiers are taken first and blanked out so the
 capitalised-run pass does not see them again; headings are recorded whole and their words still

@@ -1,4 +1,4 @@
-"""Fold, revert, delete and rename: the graph mechanics of DESIGN §6.
+"""Fold, revert, delete and rename: the graph mechanics (ARCHITECTURE.md, "Folds and reverts").
 
 A fold moves every mention, relation and alias of the absorbed entity onto the canonical, turns the
 absorbed spelling into an alias that keeps its original id, type and created_at, and records the

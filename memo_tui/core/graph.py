@@ -1,4 +1,4 @@
-"""The graph around a name: related entities, explore, as_of, and the per-namespace cache (DESIGN §8).
+"""The graph around a name: related entities, explore, as_of, and the per-namespace cache.
 
 The in-memory graph holds ids only (passage texts are read when an answer needs them). It is cached
 per namespace and store, and rebuilt when the namespace's version has moved: every ingest, forget,
@@ -151,7 +151,7 @@ class Graph:
         return counts
 
     def neighbours(self, entity_id: int) -> list[tuple[int, bool, int]]:
-        """(neighbour, has a stated link, shared passages), in the order of DESIGN §8."""
+        """(neighbour, has a stated link, shared passages), stated links first, then by shared passages."""
         counts = self.shared_counts(entity_id)
         stated = {other for _, _, other, _, _ in self.edges.get(entity_id, ()) if other in self.names}
         ids = set(counts) | stated

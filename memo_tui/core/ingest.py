@@ -1,4 +1,4 @@
-"""Sources -> passages -> mentions (DESIGN §5, §9; issue 2).
+"""Sources -> passages -> mentions.
 
 Writes are batched: one transaction per chunk of passages, so a passage and its mentions land
 together or not at all, and entity lookups go through a per-run cache.

@@ -1,4 +1,4 @@
-"""Name keys: identity key, merge key, tokens, digit runs, trigrams (DESIGN §3)."""
+"""Name keys: identity key, merge key, tokens, digit runs, trigrams."""
 
 from __future__ import annotations
 

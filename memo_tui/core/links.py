@@ -1,4 +1,4 @@
-"""Passage-to-passage `relates_to` links ("also see"), written as passages are (issue 5).
+"""Passage-to-passage `relates_to` links ("also see"), written as passages are.
 
 Two live passages that name at least two of the same entities are related. Each new passage keeps
 its strongest links only (most shared entities, then the weight of how they were named: author

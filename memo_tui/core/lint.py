@@ -1,4 +1,4 @@
-"""Consistency checks of a namespace's graph (DESIGN §8): what should never be, found and named."""
+"""Consistency checks of a namespace's graph: what should never be, found and named."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Re-extract every live passage of a namespace, keeping folds, aliases and decisions (DESIGN §8).
+"""Re-extract every live passage of a namespace, keeping folds, aliases and decisions.
 
 Entity rows are kept, so keep-apart pairs and questions, which name entity ids, stay valid; new
 mentions of an absorbed spelling land on its canonical through the alias, so every fold stands.

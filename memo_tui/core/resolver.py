@@ -1,4 +1,4 @@
-"""The resolution pass: block, judge, fold the certain, queue the uncertain (DESIGN §7).
+"""The resolution pass: block, judge, fold the certain, queue the uncertain.
 
 Idempotent: folded pairs are one entity afterwards, queued pairs are skipped while their question is
 pending, and settled pairs (reject / keep_both) are never asked again. At most `cap` entity questions
@@ -262,7 +262,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled) -> PassReport:
 
 
 def _rank(name: Name, counts: dict[int, int]) -> tuple:
-    """Canonical first: more active mentions, longer name, more capitals, smaller id (DESIGN §6)."""
+    """Canonical first: more active mentions, longer name, more capitals, smaller id."""
     return (-counts.get(name.id, 0), -len(name.name), -sum(ch.isupper() for ch in name.name), name.id)
 
 

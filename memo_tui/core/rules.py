@@ -1,4 +1,4 @@
-"""The verdict rules: `judge_pair(a, b)` -> fold, ask or no, with a score and a reason (DESIGN §4).
+"""The verdict rules: `judge_pair(a, b)` -> fold, ask or no, with a score and a reason.
 
 Rules run in order and the first that matches decides. The "no" rules come first because the pairs
 that look most alike (versions, file names) are often the ones that must stay apart.

@@ -88,7 +88,7 @@ class Entity(BaseModel):
 
 
 class Fold(BaseModel):
-    """One entity absorbed into another, with the exact rows it moved (DESIGN §6)."""
+    """One entity absorbed into another, with the exact rows it moved."""
 
     namespace = pw.TextField(index=True)
     canonical_id = pw.IntegerField()

@@ -1,4 +1,4 @@
-"""The review app: opens on the queue, or on a welcome when the store is empty (DESIGN §9)."""
+"""The review app: opens on the queue, or on a welcome when the store is empty."""
 
 from __future__ import annotations
 
