@@ -6,8 +6,9 @@ from dataclasses import dataclass
 
 from memo_tui.core.keys import identity_key, merge_key
 from memo_tui.errors import MemoError
-from memo_tui.store import Alias, Entity, db, utcnow
-from memo_tui.store.statements import Inserter, quote, select_in
+from memo_tui.store import Alias, Entity, utcnow
+from memo_tui.store.queries import entities_by_alias_key, entities_by_key
+from memo_tui.store.statements import Inserter
 
 
 @dataclass(frozen=True)
@@ -64,29 +65,20 @@ class EntityCache:
         self._via_alias: set[str] = set()
         self.created = 0
         self._insert = Inserter(Entity, ("namespace", "name", "identity_key", "merge_key", "type", "created_at"))
-        p = db.param
-        self._entities_sql = (
-            f"SELECT e.{quote('identity_key')}, e.{quote('id')}, e.{quote('type')} FROM {quote('entity')} e "
-            f"WHERE e.{quote('namespace')} = {p}"
-        )
-        self._aliases_sql = (
-            f"SELECT a.{quote('identity_key')}, e.{quote('id')}, e.{quote('type')} FROM {quote('alias')} a "
-            f"JOIN {quote('entity')} e ON e.{quote('id')} = a.{quote('entity_id')} WHERE a.{quote('namespace')} = {p}"
-        )
 
     def prepare(self, spellings: dict[str, tuple[str, str | None]]) -> None:
         """Make sure every identity key has an entity: look up in bulk, create the rest in bulk.
 
         `spellings` maps identity key -> (first surface seen, declared type or None).
         """
-        self._load(self._entities_sql, "e." + quote("identity_key"), [k for k in spellings if k not in self._ids])
-        self._load(self._aliases_sql, "a." + quote("identity_key"), [k for k in spellings if k not in self._ids], True)
+        self._load(entities_by_key(self.namespace, [k for k in spellings if k not in self._ids]))
+        self._load(entities_by_alias_key(self.namespace, [k for k in spellings if k not in self._ids]), True)
         new = [k for k in spellings if k not in self._ids]
         if new:
             now = utcnow()
             rows = [(self.namespace, spellings[k][0].strip(), k, merge_key(k), spellings[k][1], now) for k in new]
             self._insert.many(rows)
-            self._load(self._entities_sql, "e." + quote("identity_key"), new)
+            self._load(entities_by_key(self.namespace, new))
             self.created += len(new)
         for key, (_, kind) in spellings.items():
             entity_id = self._ids[key]
@@ -96,8 +88,8 @@ class EntityCache:
                 Entity.update(type=kind).where(Entity.id == entity_id).execute()
                 self._types[entity_id] = kind
 
-    def _load(self, sql: str, column: str, keys: list[str], via_alias: bool = False) -> None:
-        for key, entity_id, kind in select_in(sql, column, keys, fixed=(self.namespace,)):
+    def _load(self, rows: list[tuple[str, int, str | None]], via_alias: bool = False) -> None:
+        for key, entity_id, kind in rows:
             self._ids[key] = entity_id
             self._types[entity_id] = kind
             if via_alias:

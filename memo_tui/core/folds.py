@@ -15,7 +15,8 @@ from memo_tui.core.entities import id_for_key
 from memo_tui.core.keys import identity_key, merge_key
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Entity, Fold, Mention, Passage, Relation, bump_version, utcnow
-from memo_tui.store.statements import LazyInserter, first_column, prepared, run, update_ids
+from memo_tui.store.queries import fold_statements
+from memo_tui.store.statements import LazyInserter, first_column, run, update_ids
 
 
 @dataclass(frozen=True)
@@ -44,49 +45,42 @@ def active_mention_count(entity_id: int) -> int:
     )
 
 
+def canonical_rank(entity_id: int, name: str, mentions: int) -> tuple:
+    """The one canonical policy (smallest first): more active mentions, then the longer name, then
+    more capitals, then the smaller id. Folds by hand and the resolver's folds both rank by it."""
+    return (-mentions, -len(name), -sum(ch.isupper() for ch in name), entity_id)
+
+
 def canonical_order(a: Entity, b: Entity) -> tuple[Entity, Entity]:
-    """(canonical, absorbed): more active mentions, then longer name, then more capitals, then smaller id."""
-
-    def rank(e: Entity) -> tuple:
-        return (-active_mention_count(e.id), -len(e.name), -sum(ch.isupper() for ch in e.name), e.id)
-
-    first, second = sorted((a, b), key=rank)
+    """(canonical, absorbed) by `canonical_rank`."""
+    first, second = sorted((a, b), key=lambda e: canonical_rank(e.id, e.name, active_mention_count(e.id)))
     return first, second
 
 
-def home_of(entity_id: int) -> int | None:
-    """Where an entity id lives now: itself if live, else (following the folds that absorbed it,
-    through each alias's `attached_to`) the live entity it was folded into; None if deleted."""
+def follow_aliases(entity_id: int, is_live, attached_to) -> int | None:
+    """The one alias-following policy: where an entity id lives now. Itself if live, else, through
+    the alias kept for it (`attached_to`: the entity it was folded into), wherever that one lives;
+    None if the chain ends at an entity deleted outright. `is_live` and `attached_to` say how to
+    look (the store, or maps read once for a whole pass)."""
     seen: set[int] = set()
     while entity_id not in seen:
-        if Entity.select().where(Entity.id == entity_id).exists():
+        if is_live(entity_id):
             return entity_id
         seen.add(entity_id)
-        alias = Alias.get_or_none(Alias.original_id == entity_id)
-        if alias is None:
+        entity_id = attached_to(entity_id)
+        if entity_id is None:
             return None
-        entity_id = alias.attached_to
     return None
 
 
-def _fold_statements(t, c, p) -> dict[str, str]:
-    m, r, a = t(Mention), t(Relation), t(Alias)
-    mid, ment, mact, mpas = c(Mention, "id"), c(Mention, "entity"), c(Mention, "active"), c(Mention, "passage")
-    rid, rsrc, rdst = c(Relation, "id"), c(Relation, "src"), c(Relation, "dst")
-    return {
-        "mentions": f"SELECT {mid} FROM {m} WHERE {ment} = {p}",
-        "twins": f"SELECT {mid} FROM {m} WHERE {ment} = {p} AND {mact} = {p} AND {mpas} IN "
-        f"(SELECT {mpas} FROM {m} WHERE {ment} = {p} AND {mact} = {p})",
-        "src": f"SELECT {rid} FROM {r} WHERE {rsrc} = {p}",
-        "dst": f"SELECT {rid} FROM {r} WHERE {rdst} = {p}",
-        "aliases": f"SELECT {c(Alias, 'id')} FROM {a} WHERE {c(Alias, 'entity')} = {p}",
-        "move_mentions": f"UPDATE {m} SET {ment} = {p} WHERE {ment} = {p}",
-        "move_src": f"UPDATE {r} SET {rsrc} = {p} WHERE {rsrc} = {p}",
-        "move_dst": f"UPDATE {r} SET {rdst} = {p} WHERE {rdst} = {p}",
-        "move_aliases": f"UPDATE {a} SET {c(Alias, 'entity')} = {p} WHERE {c(Alias, 'entity')} = {p}",
-        "delete_entity": f"DELETE FROM {t(Entity)} WHERE {c(Entity, 'id')} = {p}",
-        "record": f"UPDATE {t(Fold)} SET {c(Fold, 'record')} = {p} WHERE {c(Fold, 'id')} = {p}",
-    }
+def home_of(entity_id: int) -> int | None:
+    """Where an entity id lives now (`follow_aliases`, looked up in the store)."""
+
+    def attached_to(absorbed: int) -> int | None:
+        alias = Alias.get_or_none(Alias.original_id == absorbed)
+        return None if alias is None else alias.attached_to
+
+    return follow_aliases(entity_id, lambda e: Entity.select().where(Entity.id == e).exists(), attached_to)
 
 
 def fold(canonical: Entity, absorbed: Entity, decided_by: str, channel: str, rule=None, score=None) -> FoldSummary:
@@ -97,7 +91,7 @@ def fold(canonical: Entity, absorbed: Entity, decided_by: str, channel: str, rul
         raise MemoError(f"cannot fold {canonical.name!r} into itself")
     if canonical.namespace != absorbed.namespace:
         raise MemoError("cannot fold entities of different namespaces")
-    sql = prepared("fold", _fold_statements)
+    sql = fold_statements()
     namespace, keep, gone = canonical.namespace, canonical.id, absorbed.id
     fold_id = _FOLD_INSERT.one(
         (

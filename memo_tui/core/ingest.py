@@ -24,7 +24,8 @@ from memo_tui.core.sources import PassageRecord, SourceFile, walk
 from memo_tui.core.spellings import KnownSpellings
 from memo_tui.errors import MemoError
 from memo_tui.store import Mention, Passage, Relation, bump_version, db, utcnow
-from memo_tui.store.statements import Inserter, paused_gc, prepared, quote, select_in
+from memo_tui.store.queries import live_passages_by_external_id
+from memo_tui.store.statements import Inserter, paused_gc
 
 CHUNK = 500
 PARALLEL_MIN = 5000
@@ -226,15 +227,7 @@ class PassageWriter:
         self.entities.prepare(spellings)
 
     def _live_passages(self, external_ids: list[str]) -> dict[str, tuple[int, str, str | None]]:
-        head = prepared(
-            "live_passages",
-            lambda t, c, p: (
-                f"SELECT {c(Passage, 'id')}, {c(Passage, 'external_id')}, {c(Passage, 'text')}, "
-                f"{c(Passage, 'declared')} FROM {t(Passage)} WHERE {c(Passage, 'namespace')} = {p} "
-                f"AND {c(Passage, 'retired_at')} IS NULL"
-            ),
-        )
-        rows = select_in(head, quote("external_id"), external_ids, fixed=(self.namespace,))
+        rows = live_passages_by_external_id(self.namespace, external_ids)
         return {ext: (pid, text, declared) for pid, ext, text, declared in rows}
 
     def _retire(self, passage_id: int, now) -> None:

@@ -14,8 +14,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
-from memo_tui.store import Mention, Passage, PassageLink, db
-from memo_tui.store.statements import LazyInserter, first_column, paused_gc, prepared, quote, select_in
+from memo_tui.store import Passage, PassageLink, db
+from memo_tui.store.queries import mention_weights_of_entities, mention_weights_of_passages, retired_among
+from memo_tui.store.statements import LazyInserter, first_column, paused_gc
 
 FAN_OUT = 8
 MIN_SHARED = 2
@@ -31,16 +32,6 @@ class Link:
     text: str
     shared: int
     strength: float
-
-
-def _mentions_sql(column: str) -> str:
-    return prepared(
-        f"link_mentions_{column}",
-        lambda t, c, p: (
-            f"SELECT {c(Mention, 'passage')}, {c(Mention, 'entity')}, {c(Mention, 'weight')} "
-            f"FROM {t(Mention)} WHERE {c(Mention, 'active')} = {p}"
-        ),
-    )
 
 
 def weights_of(rows) -> dict[int, dict[int, float]]:
@@ -68,7 +59,7 @@ class Linker:
         unknown = sorted({e for named in new.values() for e in named if e not in self._holders})
         for entity_id in unknown:
             self._holders[entity_id] = {}
-        rows = select_in(_mentions_sql("entity"), quote(Mention.entity.column_name), unknown, fixed=(True,))
+        rows = mention_weights_of_entities(unknown)
         for passage_id, entity_id, weight in rows:
             holders = self._holders[entity_id]
             holders[passage_id] = max(weight, holders.get(passage_id, 0.0))
@@ -90,7 +81,7 @@ class Linker:
 
     def _write(self, overlaps: dict[int, dict[int, list]]) -> None:
         candidates = sorted({other for tally in overlaps.values() for other in tally})
-        retired = {row[0] for row in select_in(_retired_sql(), quote(Passage.id.column_name), candidates)}
+        retired = retired_among(candidates)
         rows = []
         for passage_id, tally in overlaps.items():
             live = [(entry[0], entry[1], other) for other, entry in tally.items() if other not in retired]
@@ -105,16 +96,7 @@ def link_passages(passage_ids: Sequence[int]) -> None:
     """Write the links of stored passages (restored ones); joins the caller's transaction."""
     ids = list(passage_ids)
     if ids:
-        Linker().link(
-            weights_of(select_in(_mentions_sql("passage"), quote(Mention.passage.column_name), ids, fixed=(True,)))
-        )
-
-
-def _retired_sql() -> str:
-    return prepared(
-        "link_retired",
-        lambda t, c, p: f"SELECT {c(Passage, 'id')} FROM {t(Passage)} WHERE {c(Passage, 'retired_at')} IS NOT NULL",
-    )
+        Linker().link(weights_of(mention_weights_of_passages(ids)))
 
 
 def unlink(passage_ids: Sequence[int]) -> None:
@@ -132,9 +114,8 @@ def relink_all(namespace: str, progress: Callable[[int, int], None] | None = Non
         PassageLink.delete().where(PassageLink.passage.in_(passages)).execute()
         live = first_column(passages.where(Passage.retired_at.is_null()).order_by(Passage.id))
         linker = Linker()
-        head, column = _mentions_sql("passage"), quote(Mention.passage.column_name)
         for start in range(0, len(live), CHUNK):
-            linker.link(weights_of(select_in(head, column, live[start : start + CHUNK], fixed=(True,))))
+            linker.link(weights_of(mention_weights_of_passages(live[start : start + CHUNK])))
             if progress is not None:
                 progress(min(start + CHUNK, len(live)), len(live))
         return count_links(namespace)

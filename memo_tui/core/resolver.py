@@ -18,6 +18,7 @@ from memo_tui.core import decisions, evidence
 from memo_tui.core.blocking import EditPairs, other_pairs
 from memo_tui.core.conflicts import queue_conflicts
 from memo_tui.core.evidence import Evidence, StoreFacts
+from memo_tui.core.folds import canonical_rank, follow_aliases
 from memo_tui.core.rules import Name, Verdict, judge_pair
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Entity, Fold, KeepApart, Mention, Passage, Question, db, utcnow
@@ -125,7 +126,7 @@ def _entity_rows(namespace: str) -> list[tuple[int, str, str | None]]:
 
 
 class Homes:
-    """Where each entity id lives now, resolved in memory from the alias table."""
+    """Where each entity id lives now (`folds.follow_aliases`, over the alias table read once)."""
 
     def __init__(self, namespace: str) -> None:
         self.live = {
@@ -138,13 +139,7 @@ class Homes:
         )
 
     def __call__(self, entity_id: int) -> int | None:
-        seen: set[int] = set()
-        while entity_id not in self.live:
-            if entity_id in seen or entity_id not in self.attached:
-                return None
-            seen.add(entity_id)
-            entity_id = self.attached[entity_id]
-        return entity_id
+        return follow_aliases(entity_id, self.live.__contains__, self.attached.get)
 
 
 def settled_pairs(namespace: str, home: Homes) -> set[frozenset[int]]:
@@ -262,8 +257,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled) -> PassReport:
 
 
 def _rank(name: Name, counts: dict[int, int]) -> tuple:
-    """Canonical first: more active mentions, longer name, more capitals, smaller id."""
-    return (-counts.get(name.id, 0), -len(name.name), -sum(ch.isupper() for ch in name.name), name.id)
+    return canonical_rank(name.id, name.name, counts.get(name.id, 0))
 
 
 def _weighed(ask: Ask, weigh, facts: StoreFacts, hopeless: dict[tuple[str, int], Evidence | None]) -> Ask:
