@@ -1,5 +1,7 @@
 """Keys pressed in the TUI change the store exactly as the command line would."""
 
+import time
+
 from graphrows import graph_rows
 from textual.command import CommandList
 from tuistore import REVIEWER, demo_app, pilot_test, select_question, settle, wait_for
@@ -137,6 +139,35 @@ async def test_a_resolution_pass_from_the_tui_queues_new_questions(demo_store):
         after = pilot.app.screen.query_one("QueuePane").questions
     assert len(after) > before
     assert any({q.left_name, q.right_name} == {"Helix Router", "Helix Routers"} for q in after)
+
+
+@pilot_test
+async def test_r_again_cancels_a_running_pass_and_answers_go_on_meanwhile(demo_store, monkeypatch):
+    from memo_tui.core.resolver import Cancelled
+    from memo_tui.tui.screens import review
+
+    started = []
+
+    def long_pass(namespace, progress, cancelled):  # stands for a pass on a large store
+        started.append(namespace)
+        while not cancelled():
+            time.sleep(0.01)
+        raise Cancelled("the resolution pass was cancelled; folds made before it stopped stand")
+
+    monkeypatch.setattr(review, "resolve", long_pass)
+    titles = []
+    monkeypatch.setattr(MemoApp, "notify", lambda self, message, **options: titles.append(options.get("title")))
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "Claude Code", "claude-code")
+        question = pilot.app.screen.question_id
+        await pilot.press("R")
+        await wait_for(pilot, lambda: started, "the pass to start")
+        await pilot.press("r")  # an answer while the pass runs is not refused
+        await wait_for(pilot, lambda: Question.get_by_id(question).status == "rejected", "the answer")
+        await pilot.press("R")
+        await wait_for(pilot, lambda: not pilot.app.screen.resolving, "the pass to stop")
+        await settle(pilot)
+    assert "Resolution pass cancelled" in titles
 
 
 @pilot_test

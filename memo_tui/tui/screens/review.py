@@ -55,7 +55,7 @@ class ReviewScreen(Screen):
         Binding("1", "pane('1')", "Detail", id="pane_detail", show=False),
         Binding("2", "pane('2')", "Neighbourhood", id="pane_neighbourhood", show=False),
         Binding("3", "pane('3')", "History", id="pane_history", show=False),
-        Binding("R", "resolve", "Resolve", id="resolve", show=False),
+        Binding("R", "resolve", "Resolve (again: cancel)", id="resolve", show=False),
     ]
 
     def __init__(self, namespace: str, actor: str, store_label: str) -> None:
