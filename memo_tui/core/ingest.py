@@ -160,32 +160,46 @@ class PassageWriter:
         live = self._live_passages([record.external_id for record, _, _ in todo])
         mention_rows: list[tuple] = []
         relation_rows: list[tuple] = []
+        batch: list[tuple] = []  # (record, found, row) waiting for their ids: one round trip per batch
+        batched: set[str] = set()  # their external ids
+
+        def write_batch() -> None:
+            for (record, found, row), passage_id in zip(batch, self._passages.ids([r for *_, r in batch]), strict=True):
+                live[record.external_id] = (passage_id, record.text, row[7])  # row[7]: declared
+                mention_rows.extend(self._mention_rows(passage_id, found))
+                relation_rows.extend(self._relation_rows(passage_id, record))
+            batch.clear()
+            batched.clear()
+
         for record, found, declared in todo:
+            if record.external_id in batched:
+                write_batch()  # a second revision in one chunk revises the first: it needs its id
             old = live.get(record.external_id)
             if old is not None:
                 self._retire(old[0], now)
                 self.report.passages_revised += 1
             else:
                 self.report.passages_new += 1
-            passage_id = self._passages.one(
-                (
-                    self.namespace,
-                    record.external_id,
-                    record.text,
-                    record.source,
-                    record.created_at or now,
-                    now,
-                    old[0] if old is not None else None,
-                    declared,
-                )
+            row = (
+                self.namespace,
+                record.external_id,
+                record.text,
+                record.source,
+                record.created_at or now,
+                now,
+                old[0] if old is not None else None,
+                declared,
             )
-            live[record.external_id] = (passage_id, record.text, declared)
-            for superseded in record.supersedes:
-                target = self._live_passages([superseded]).get(superseded)
-                if target is not None and target[0] != passage_id:
-                    self._retire(target[0], now)
-            mention_rows.extend(self._mention_rows(passage_id, found))
-            relation_rows.extend(self._relation_rows(passage_id, record))
+            batch.append((record, found, row))
+            batched.add(record.external_id)
+            if record.supersedes:  # retires passages as the records come, so the order stays the records'
+                write_batch()
+                passage_id = live[record.external_id][0]
+                for superseded in record.supersedes:
+                    target = self._live_passages([superseded]).get(superseded)
+                    if target is not None and target[0] != passage_id:
+                        self._retire(target[0], now)
+        write_batch()
         self._mentions.many(mention_rows)
         self._relations.many(relation_rows)
         self.linker.link(weights_of((row[0], row[1], row[5]) for row in mention_rows))

@@ -59,7 +59,9 @@ def _connect_database(location: str) -> pw.Database:
             import psycopg  # noqa: F401  (the driver of the [postgres] extra; Peewee picks it up)
         except ImportError:
             raise MemoError("a PostgreSQL store needs the driver: pip install 'memo-tui[postgres]'") from None
-        return connect_url(location, prefer_psycopg3=True)
+        # no server-side prepared statements: a plan made while a table is small (a sequential scan)
+        # would be kept as it grows, and an ingest would slow down passage by passage
+        return connect_url(location, prefer_psycopg3=True, prepare_threshold=None)
     if "://" in location:
         if location.startswith("sqlite:///") and location != "sqlite:///:memory:":
             Path(location[len("sqlite:///") :]).expanduser().parent.mkdir(parents=True, exist_ok=True)

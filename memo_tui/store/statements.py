@@ -62,6 +62,21 @@ class Inserter:
         cursor.execute(self._returning, self._convert(values))
         return cursor.fetchall()[0][0]  # drain: a RETURNING statement completes on its last step
 
+    def ids(self, rows: Sequence[Sequence]) -> list[int]:
+        """Insert rows and return their ids, in order. PostgreSQL: one pipelined executemany (a round
+        trip per row cost 10x the SQLite ingest); SQLite: row by row (in-process, and the order of
+        a multi-row RETURNING is not defined there)."""
+        if not rows:
+            return []
+        if not isinstance(db.obj, pw.PostgresqlDatabase):
+            return [self.one(row) for row in rows]
+        cursor = db.cursor()
+        cursor.executemany(self._returning, [self._convert(row) for row in rows], returning=True)
+        found = [cursor.fetchone()[0]]
+        while cursor.nextset():
+            found.append(cursor.fetchone()[0])
+        return found
+
     def many(self, rows: Iterable[Sequence]) -> None:
         """Insert many rows in one executemany call."""
         db.cursor().executemany(self._sql, [self._convert(row) for row in rows])
