@@ -58,6 +58,10 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("stats", parents=[common], help="counts of passages, entities, mentions, aliases, folds")
 
+    mcp = sub.add_parser("mcp", parents=[common], help="serve the graph to agents over MCP (stdio; the [mcp] extra)")
+    mcp.add_argument("--allow-answers", action="store_true", help="let agents answer questions and revert decisions")
+    mcp.add_argument("--as", dest="agent", metavar="NAME", help="the agent's name in the log (default: the client's)")
+
     copy = sub.add_parser("copy", parents=[common], help="copy a namespace (or --all) to another store, ids intact")
     copy.add_argument(
         "--to", required=True, metavar="URL", help="the target store: a path, sqlite:/// or postgresql://"
@@ -117,7 +121,8 @@ def build_parser() -> argparse.ArgumentParser:
     sub.add_parser("lint", parents=[common], help="consistency checks; exit 1 when a problem is found")
     sub.add_parser("metrics", parents=[common], help="graph cache counters in Prometheus text format")
 
-    sub.add_parser("queue", parents=[common], help="pending questions, ranked")
+    queue = sub.add_parser("queue", parents=[common], help="pending questions, ranked")
+    queue.add_argument("--agent", action="store_true", help="agents' proposals only")
 
     judge = sub.add_parser("judge", parents=[common], help="explain the verdict for two names")
     judge.add_argument("a", metavar="A")
@@ -231,6 +236,16 @@ def cmd_forget(args: argparse.Namespace) -> int:
     return 0
 
 
+@command("mcp")
+def cmd_mcp(args: argparse.Namespace) -> int:
+    try:
+        from memo_tui.mcp.server import build_server
+    except ImportError:
+        raise MemoError("the MCP server needs the SDK: pip install 'memo-tui[mcp]'") from None
+    build_server(args.ns, allow_answers=args.allow_answers, agent=args.agent).run("stdio")
+    return 0
+
+
 @command("copy")
 def cmd_copy(args: argparse.Namespace) -> int:
     from memo_tui.core.opening import open_second_store
@@ -338,10 +353,10 @@ def _links(args: argparse.Namespace) -> int:
 def cmd_queue(args: argparse.Namespace) -> int:
     from memo_tui.core.queue import pending
 
-    items = pending(args.ns)
+    items = pending(args.ns, proposed=args.agent)
     lines = [
         f"{q.id:>5}  {q.kind:<13} {q.left_name} / {q.right_name}  {q.rule}  "
-        f"likely {q.likelihood:.2f}  impact {q.impact}"
+        f"likely {q.likelihood:.2f}  impact {q.impact}" + (f"  proposed by {q.proposed_by}" if q.proposed_by else "")
         for q in items
     ]
     _print(args, [q.as_dict() for q in items], "\n".join(lines) or "nothing pending")

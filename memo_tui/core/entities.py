@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from rapidfuzz import fuzz, process
+
 from memo_tui.core.keys import identity_key, merge_key
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Entity, utcnow
@@ -51,8 +53,18 @@ def require(namespace: str, target: str) -> Found:
     """Like `find`, but a missing name is a MemoError that the CLI prints as one line."""
     found = find(namespace, target)
     if found is None:
-        raise MemoError(f"no entity named {target!r} in namespace {namespace!r}")
+        raise MemoError(f"no entity named {target!r} in namespace {namespace!r}{suggestion(namespace, target)}")
     return found
+
+
+def suggestion(namespace: str, target: str, names: list[str] | None = None) -> str:
+    """`; did you mean 'X'?` for the closest spelling the namespace knows (entity names, or `names`
+    when the caller holds them, and aliases), or nothing when none is close."""
+    if names is None:
+        names = [name for (name,) in Entity.select(Entity.name).where(Entity.namespace == namespace).tuples()]
+    spellings = names + [name for (name,) in Alias.select(Alias.name).where(Alias.namespace == namespace).tuples()]
+    best = process.extractOne(target, spellings, scorer=fuzz.WRatio, score_cutoff=80)
+    return f"; did you mean {best[0]!r}?" if best else ""
 
 
 class EntityCache:

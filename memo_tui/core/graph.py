@@ -15,10 +15,8 @@ from collections import Counter, defaultdict
 from dataclasses import asdict, dataclass, field
 from datetime import datetime
 
-from rapidfuzz import fuzz, process
-
 from memo_tui.core import metrics
-from memo_tui.core.entities import find
+from memo_tui.core.entities import find, suggestion
 from memo_tui.core.keys import merge_key
 from memo_tui.core.links import also_see
 from memo_tui.errors import MemoError
@@ -209,15 +207,9 @@ def _target(namespace: str, target: str, graph: Graph) -> tuple[int, str | None]
                 matches.setdefault(entity_id, name)
         if len(matches) == 1:
             return next(iter(matches.items()))
-        raise MemoError(f"no entity named {target!r} in namespace {namespace!r}{_suggestion(namespace, target, graph)}")
+        close = suggestion(namespace, target, [name for name, _ in graph.names.values()])
+        raise MemoError(f"no entity named {target!r} in namespace {namespace!r}{close}")
     return found.entity.id, found.matched_alias
-
-
-def _suggestion(namespace: str, target: str, graph: Graph) -> str:
-    spellings = [name for name, _ in graph.names.values()]
-    spellings += [name for (name,) in Alias.select(Alias.name).where(Alias.namespace == namespace).tuples()]
-    best = process.extractOne(target, spellings, scorer=fuzz.WRatio, score_cutoff=80)
-    return f"; did you mean {best[0]!r}?" if best else ""
 
 
 def _type_matches(graph: Graph, entity_id: int, kind: str | None) -> bool:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from peewee import JOIN, fn
+from rapidfuzz import fuzz, process
 
 from memo_tui.store import Alias, Entity, Mention, Passage
 
@@ -43,3 +44,25 @@ def spellings(namespace: str) -> list[Spelling]:
 
 def has_passages(namespace: str) -> bool:
     return Passage.select().where(Passage.namespace == namespace).exists()
+
+
+def passages_naming(entity_id: int) -> int:
+    """Live passages with an active mention of the entity."""
+    return (
+        Mention.select(fn.COUNT(fn.DISTINCT(Mention.passage)))
+        .join(Passage)
+        .where((Mention.entity == entity_id) & Mention.active & Passage.retired_at.is_null())
+        .scalar()
+    )
+
+
+def search(namespace: str, query: str, limit: int = 10) -> list[tuple[Spelling, float]]:
+    """Spellings closest to the query (rapidfuzz WRatio, 0-100), one per entity, best first."""
+    known = spellings(namespace)
+    hits = process.extract(query, [s.text for s in known], scorer=fuzz.WRatio, limit=limit * 4, score_cutoff=50)
+    out: dict[int, tuple[Spelling, float]] = {}
+    for _, score, index in hits:
+        spelling = known[index]
+        if spelling.entity_id not in out:
+            out[spelling.entity_id] = (spelling, score)
+    return sorted(out.values(), key=lambda hit: (-hit[1], hit[0].text))[:limit]

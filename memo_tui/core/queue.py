@@ -22,6 +22,7 @@ class QuestionView:
     likelihood: float
     priority: float
     status: str
+    proposed_by: str | None = None  # the agent that proposed it (None: the resolver's question)
 
     def as_dict(self) -> dict:
         return asdict(self)
@@ -31,10 +32,10 @@ def view(question: Question) -> QuestionView:
     return QuestionView(**{f.name: getattr(question, f.name) for f in fields(QuestionView)})
 
 
-def pending(namespace: str) -> list[QuestionView]:
+def pending(namespace: str, proposed: bool = False) -> list[QuestionView]:
     """Pending questions, highest expected yield first (likelihood x what the answer changes), then id.
     A name question shows where its sides live now: a side folded into another entity since the
-    question was asked is shown as that entity, by id and name."""
+    question was asked is shown as that entity, by id and name. `proposed`: agents' proposals only."""
     from memo_tui.core.resolver import Homes
 
     query = (
@@ -42,6 +43,8 @@ def pending(namespace: str) -> list[QuestionView]:
         .where((Question.namespace == namespace) & (Question.status == "pending"))
         .order_by(Question.priority.desc(), Question.likelihood.desc(), Question.id)
     )
+    if proposed:
+        query = query.where(Question.proposed_by.is_null(False))
     views = [view(q) for q in query]
     home = Homes(namespace)
     moved = {

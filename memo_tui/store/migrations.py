@@ -15,7 +15,7 @@ from playhouse.migrate import SchemaMigrator, migrate
 from memo_tui.errors import MemoError
 from memo_tui.store.models import MODELS, Meta, Question, db
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 ONE_PENDING_INDEX = "question_one_pending_per_pair"
 SCHEMA_LOCK_CLASS = 0x6D656D73  # "mems": the advisory lock a schema change holds on PostgreSQL
@@ -62,9 +62,24 @@ def _create_one_pending_index() -> None:
     )
 
 
+def _add_proposed_by() -> None:
+    """Version 4 -> 5: which agent proposed a question (agents propose over MCP; a person answers)."""
+    have = {column.name for column in db.get_columns(Question._meta.table_name)}
+    if "proposed_by" not in have:
+        migrate(
+            SchemaMigrator.from_database(db.obj).add_column(
+                Question._meta.table_name, "proposed_by", Question.proposed_by
+            )
+        )
+
+
 # SCHEMA_STEPS[n] changes the tables of a version-n store for version n + 1 (new tables need no
 # step: `create_tables(safe=True)` makes them).
-SCHEMA_STEPS: dict[int, Callable[[], None]] = {2: _add_question_likelihood, 3: _one_pending_question_per_pair}
+SCHEMA_STEPS: dict[int, Callable[[], None]] = {
+    2: _add_question_likelihood,
+    3: _one_pending_question_per_pair,
+    4: _add_proposed_by,
+}
 
 
 def _version(database: pw.Database) -> int | None:

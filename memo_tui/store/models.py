@@ -167,6 +167,7 @@ class Question(BaseModel):
     created_at = pw.DateTimeField(default=utcnow)
     decided_at = pw.DateTimeField(null=True)
     decided_by = pw.TextField(null=True)
+    proposed_by = pw.TextField(null=True)  # the agent whose proposal this question is (None: the resolver's)
 
 
 class Decision(BaseModel):

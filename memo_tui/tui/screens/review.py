@@ -56,6 +56,7 @@ class ReviewScreen(Screen):
         Binding("2", "pane('2')", "Neighbourhood", id="pane_neighbourhood", show=False),
         Binding("3", "pane('3')", "History", id="pane_history", show=False),
         Binding("R", "resolve", "Resolve (again: cancel)", id="resolve", show=False),
+        Binding("P", "proposals", "Agents' proposals only (again: all)", id="proposals", show=False),
     ]
 
     def __init__(self, namespace: str, actor: str, store_label: str) -> None:
@@ -67,6 +68,7 @@ class ReviewScreen(Screen):
         self.explored_side = 1  # the side `e` explores next: 0 left, 1 right (first press flips to left)
         self.busy = False
         self.resolving = False
+        self.proposals_only = False  # the queue shows agents' proposals only
         self.neighbourhood_stale = False  # a decision changed the store since the neighbourhood was shown
 
     def compose(self) -> ComposeResult:
@@ -90,7 +92,7 @@ class ReviewScreen(Screen):
 
     @work(thread=True, exclusive=True, group="queue", exit_on_error=False)
     def load_queue(self) -> None:
-        self.post_message(QueueLoaded(pending(self.namespace)))
+        self.post_message(QueueLoaded(pending(self.namespace, proposed=self.proposals_only)))
 
     @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
     def load_detail(self, question_id: int) -> None:
@@ -312,6 +314,11 @@ class ReviewScreen(Screen):
         self.resolving = True
         self._status("resolving… (R again to cancel)")
         self.run_resolve()
+
+    def action_proposals(self) -> None:
+        self.proposals_only = not self.proposals_only
+        self.query_one(QueuePane).proposals_only = self.proposals_only
+        self.load_queue()
 
     def _resolve_stopped(self, why: str) -> None:
         self.notify(why, title="Resolution pass cancelled", severity="warning")

@@ -28,6 +28,7 @@ class QueuePane(Vertical):
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.questions: list[QuestionView] | None = None  # None until the first load arrives
+        self.proposals_only = False  # the screen shows agents' proposals only (P)
 
     def compose(self) -> ComposeResult:
         yield Static("Queue", id="queue-title", classes="pane-title")
@@ -52,6 +53,8 @@ class QueuePane(Vertical):
             self._fill(table, questions)
         memory = sum(q.kind != "entity_pair" for q in questions)
         title = f"Queue — {len(questions)} pending" + (f" ({memory} memory conflicts)" if memory else "")
+        if self.proposals_only:
+            title = f"Queue — {len(questions)} agents' proposals pending (P: show all)"
         self.query_one("#queue-title", Static).update(title)
         table.move_to_key(was_key, was_row)
 
@@ -64,7 +67,7 @@ class QueuePane(Vertical):
                 KIND_LABELS.get(q.kind, q.kind),
                 _short(q.left_name),
                 _short(q.right_name),
-                q.rule,
+                f"{q.rule} · {q.proposed_by}" if q.proposed_by else q.rule,
                 f"{q.likelihood:.2f}",
                 str(q.impact),
                 key=str(q.id),

@@ -1,0 +1,162 @@
+"""The MCP server through the SDK's own client: every tool, the answer gate, errors; one stdio round trip."""
+
+from __future__ import annotations
+
+import json
+import sys
+from importlib.resources import as_file, files
+
+import pytest
+from graphrows import graph_rows
+from tuistore import pilot_test
+
+from memo_tui.core.ingest import ingest_paths
+from memo_tui.core.resolver import resolve
+from memo_tui.store import Decision, Question
+
+mcp = pytest.importorskip("mcp")
+from mcp import Client, StdioServerParameters  # noqa: E402
+
+from memo_tui.mcp.server import build_server  # noqa: E402
+
+NS = "default"
+TOOLS = {
+    "search_entities", "get_entity", "related_entities", "explore", "list_questions", "get_question", "judge_pair",
+    "history", "ingest_passages", "propose_merge", "propose_keep_apart", "answer_question", "revert",
+}  # fmt: skip
+
+
+@pytest.fixture
+def team(store):
+    """The demo corpus, ingested and resolved, on the test's backend."""
+    with as_file(files("memo_tui") / "demo") as corpus:
+        ingest_paths(NS, [str(corpus)])
+    resolve(NS)
+    return store
+
+
+async def call(client, tool: str, **arguments):
+    result = await client.call_tool(tool, arguments)
+    return result.is_error, (result.content[0].text if result.is_error else result.structured_content)
+
+
+@pilot_test
+async def test_every_tool_is_listed_with_a_description_and_typed_arguments(team):
+    async with Client(build_server(NS)) as client:
+        listed = (await client.list_tools()).tools
+    assert {t.name for t in listed} == TOOLS
+    for t in listed:
+        assert t.description and t.input_schema["type"] == "object"
+        assert t.output_schema is not None, t.name  # a structured result
+    related = next(t for t in listed if t.name == "related_entities")
+    assert set(related.input_schema["properties"]) == {"name", "limit", "type", "as_of"}
+    assert related.input_schema["required"] == ["name"]
+
+
+@pilot_test
+async def test_read_tools(team):
+    async with Client(build_server(NS)) as client:
+        error, found = await call(client, "search_entities", query="priya", limit=3)
+        assert not error and found["result"][0]["name"].startswith("Priya")
+        error, card = await call(client, "get_entity", name="Priya Raman")
+        assert not error and card["type"] == "person" and card["passages"] > 0 and card["latest_passages"]
+        error, related = await call(client, "related_entities", name="Priya Raman", limit=5)
+        assert not error and related["target"]["name"] == "Priya Raman"
+        assert related["stated"] and related["co_mentions"] and len(related["co_mentions"]) <= 5
+        error, explored = await call(client, "explore", name="Priya Raman", hops=2)
+        assert not error and [hop["number"] for hop in explored["hops"]] == [1, 2]
+        error, questions = await call(client, "list_questions", limit=5)
+        assert not error and 0 < len(questions["result"]) <= 5
+        first = questions["result"][0]
+        error, question = await call(client, "get_question", question_id=first["id"])
+        assert not error and question["question"]["id"] == first["id"] and 0 < question["question"]["likelihood"] <= 1
+        error, verdict = await call(client, "judge_pair", left="PostgreSQL", right="Postgres")
+        assert not error and verdict["kind"] in ("fold", "ask") and verdict["likelihood_before_evidence"] is not None
+        error, log = await call(client, "history", who="auto", limit=3)
+        assert not error and all(entry["channel"] == "auto" for entry in log["result"])
+
+
+@pilot_test
+async def test_a_proposal_is_queued_for_a_person_marked_as_the_agents_and_changes_nothing(team, run_cli):
+    before = graph_rows()
+    async with Client(build_server(NS, agent="scribe")) as client:
+        error, made = await call(
+            client, "propose_merge", left="Bob Okafor", right="Robert Okafor", reason="a passage says so"
+        )
+        assert not error and made["queued"] and made["question"]["proposed_by"] == "scribe"
+        error, again = await call(client, "propose_merge", left="Robert Okafor", right="Bob Okafor", reason="again")
+        assert not error and not again["queued"] and again["question"]["id"] == made["question"]["id"]
+        error, mine = await call(client, "list_questions", kind="agent")
+        assert [q["id"] for q in mine["result"]] == [made["question"]["id"]]
+    assert graph_rows() == before  # a proposal never changes the graph
+    code, out, _ = run_cli("queue", "--json", "--agent")
+    queued = json.loads(out)
+    assert code == 0 and [q["proposed_by"] for q in queued] == ["scribe"]
+    assert "agent scribe proposes they are the same: a passage says so" in queued[0]["reason"]
+    # a person answers it like any other question; the agent then hears the pair is settled
+    assert run_cli("graph", "reject", str(made["question"]["id"]), "--as", "alice")[0] == 0
+    async with Client(build_server(NS, agent="scribe")) as client:
+        error, text = await call(client, "propose_keep_apart", left="Bob Okafor", right="Robert Okafor", reason="x")
+    assert error and "already settled by a reviewer: kept apart" in text
+
+
+@pilot_test
+async def test_ingest_passages_validates_each_item(team):
+    async with Client(build_server(NS, agent="scribe")) as client:
+        error, report = await call(
+            client,
+            "ingest_passages",
+            passages=[{"id": "agent-1", "text": "Orion Relay now fronts the Atlas Sync service."}, {"id": "bad"}],
+        )
+    assert not error and report["passages_new"] == 1
+    assert report["errors"] == ['passages[1]: missing "text" (a non-empty string is required); skipped']
+
+
+@pilot_test
+async def test_answers_and_reverts_only_when_the_server_allows_them(team):
+    question = next(q for q in Question.select().where(Question.status == "pending").order_by(Question.id))
+    async with Client(build_server(NS, agent="scribe")) as client:
+        error, text = await call(client, "answer_question", question_id=question.id, action="merge")
+        assert error and "start it with `memo-tui mcp --allow-answers`" in text
+        error, text = await call(client, "revert", decision_id=1)
+        assert error and "--allow-answers" in text
+    assert Question.get_by_id(question.id).status == "pending"
+    async with Client(build_server(NS, allow_answers=True, agent="scribe")) as client:
+        error, done = await call(client, "answer_question", question_id=question.id, action="reject")
+        assert not error
+        decision = Decision.get_by_id(done["decision_id"])
+        assert (decision.channel, decision.actor, decision.action) == ("agent", "scribe", "reject")
+        error, text = await call(client, "answer_question", question_id=question.id, action="merge")
+        assert error and "already decided by scribe at" in text
+        error, undone = await call(client, "revert", decision_id=done["decision_id"])
+        assert not error and undone["action"] == "revert"
+    assert Question.get_by_id(question.id).status == "pending"
+
+
+@pilot_test
+async def test_errors_are_one_line_results(team):
+    async with Client(build_server(NS)) as client:
+        error, text = await call(client, "related_entities", name="Priya Ramen")
+        assert error and text.endswith(
+            "no entity named 'Priya Ramen' in namespace 'default'; did you mean 'Priya Raman'?"
+        )
+        error, text = await call(client, "explore", name="Priya Raman", hops=7)
+        assert error and text.endswith("--hops is 1, 2 or 3")
+        error, text = await call(client, "related_entities", name="Priya Raman", as_of="yesterday")
+        assert error and text.endswith("as_of is not an ISO 8601 time: 'yesterday'")
+        error, text = await call(client, "get_question", question_id=99999)
+        assert error and text.endswith("no question 99999 in namespace 'default'")
+        error, text = await call(client, "propose_merge", left="Bob Okafor", right="Bob Okafor", reason="r")
+        assert error and "already one entity" in text
+        for error, text in [await call(client, "list_questions", kind="nonsense")]:
+            assert error and "unknown kind 'nonsense'" in text and "\n" not in text
+
+
+@pilot_test
+async def test_a_real_stdio_round_trip(team):
+    server = StdioServerParameters(command=sys.executable, args=["-m", "memo_tui", "--db", str(team), "mcp"])
+    async with Client(server) as client:
+        names = {t.name for t in (await client.list_tools()).tools}
+        error, related = await call(client, "related_entities", name="Priya Raman", limit=3)
+    assert names == TOOLS
+    assert not error and related["target"]["name"] == "Priya Raman"
