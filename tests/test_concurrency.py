@@ -17,7 +17,7 @@ from memo_tui.core.ingest import ingest_records
 from memo_tui.core.lint import lint
 from memo_tui.core.resolver import resolve
 from memo_tui.core.sources import PassageRecord
-from memo_tui.store import Decision, Fold, Question, db
+from memo_tui.store import Decision, Fold, Passage, Question, db
 from memo_tui.store.locks import pass_lock
 
 pytestmark = pytest.mark.slow
@@ -160,3 +160,69 @@ def test_a_reviewer_answers_while_a_pass_folds(folding_store):
     assert Question.get_by_id(question).status == "rejected"
     assert Fold.select().count() == 300
     print(f"answer during a pass took {waited:.2f} s (a process start included)")
+
+
+def test_two_merges_through_a_shared_entity_at_once_leave_a_sound_graph(store, monkeypatch):
+    """Merging Kestrel into Kestrels while another reviewer merges Kestrels into Kestrel-X: the second
+    waits for the first and folds what the first left (PostgreSQL locks the entities; SQLite the store)."""
+    import threading
+
+    ingest_records(
+        NS,
+        [
+            PassageRecord("p1", "We run Kestrel beside Kestrels.", "a"),
+            PassageRecord("p2", "Kestrel-X is there too.", "a"),
+        ],
+    )
+    q1, q2 = ask("Kestrel", "Kestrels"), ask("Kestrels", "Kestrel-X")
+    db.close()
+    record, first_wrote = decisions._record, threading.Event()
+
+    def slow_record(*args, **kwargs):  # the first answer holds its transaction open a while
+        out = record(*args, **kwargs)
+        if threading.current_thread().name == "first":
+            first_wrote.set()
+            time.sleep(1.0)
+        return out
+
+    monkeypatch.setattr(decisions, "_record", slow_record)
+    results = {}
+
+    def answer(name, question):
+        try:
+            results[name] = decisions.answer(NS, question, "merge", name, "cli").summary
+        except Exception as exc:  # noqa: BLE001 - the test reports what happened
+            results[name] = f"{type(exc).__name__}: {exc}"
+        finally:
+            db.close()
+
+    first = threading.Thread(target=answer, args=("first", q1), name="first")
+    first.start()
+    assert first_wrote.wait(10)
+    second = threading.Thread(target=answer, args=("second", q2), name="second")
+    second.start()
+    first.join(30)
+    second.join(30)
+    assert results == {"first": "merged 'Kestrel' into 'Kestrels'", "second": "merged 'Kestrels' into 'Kestrel-X'"}
+    reopen()
+    assert lint(NS) == []
+
+
+def test_an_ingest_goes_on_when_a_fold_lands_between_its_chunks(store):
+    """The ingest's caches of entity ids are dropped when another writer changed the graph: a mention
+    of the absorbed spelling lands on the canonical, not on the id the fold deleted."""
+    from memo_tui.core.ingest import IngestReport, PassageWriter
+    from memo_tui.store import Entity, Mention
+
+    records = [PassageRecord(f"p{i}", f"We run Kestrel beside Kestrels, note {i}.", "a") for i in range(1000)]
+    folded = []
+
+    def progress(done, total):  # between two chunks, a reviewer folds one of the names
+        if not folded:
+            folded.append(decisions.manual_fold(NS, "Kestrel", "Kestrels", "alice", "cli"))
+
+    PassageWriter(NS, IngestReport()).write(records, progress)
+    assert folded and Passage.select().count() == 1000
+    live = {e.id for e in Entity.select()}
+    assert all(m.entity_id in live for m in Mention.select())
+    assert lint(NS) == []

@@ -37,7 +37,8 @@ from multiprocessing import get_context
 from memo_tui.core.config import section
 from memo_tui.core.evidence import conflict_likelihood, yield_of
 from memo_tui.errors import MemoError
-from memo_tui.store import Mention, Passage, Question, Relation, db, utcnow
+from memo_tui.store import Mention, Passage, Question, Relation, utcnow
+from memo_tui.store.locks import writing
 from memo_tui.store.statements import as_datetime, rows_of
 
 DUPLICATE_JACCARD = 0.75
@@ -449,7 +450,7 @@ def queue_conflicts(namespace: str, dry_run: bool = False) -> ConflictReport:
         }
         for f in new
     ]
-    with db.atomic():
+    with writing(namespace):
         for start in range(0, len(rows), 500):
             Question.insert_many(rows[start : start + 500]).execute()
     return report

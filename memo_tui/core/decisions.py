@@ -17,7 +17,7 @@ from memo_tui.core import folds, passages
 from memo_tui.core.entities import require
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Decision, Entity, Fold, KeepApart, Passage, Question, bump_version, db, utcnow
-from memo_tui.store.locks import for_update
+from memo_tui.store.locks import for_update, writing
 from memo_tui.store.statements import LazyInserter
 
 CHANNELS = ("tui", "cli", "auto", "agent")
@@ -121,11 +121,26 @@ def fold_entities(
         return _record(namespace, "fold", actor, channel, payload, fold=summary.fold_id)
 
 
+def _locked_homes(*entity_ids: int) -> tuple[int | None, ...]:
+    """Where these entity ids live now, with those entities locked until the transaction ends: on
+    PostgreSQL two answers that fold through a shared entity would otherwise both act on what they read
+    before the other committed (SQLite's IMMEDIATE transaction already serialises them). Locked in id
+    order, and read again after the lock: a fold committed while waiting moves the sides."""
+    for _ in range(20):
+        homes = tuple(folds.home_of(e) for e in entity_ids)
+        live = sorted({h for h in homes if h is not None})
+        locked = for_update(Entity.select(Entity.id).where(Entity.id.in_(live)).order_by(Entity.id))
+        if {e.id for e in locked} == set(live) and tuple(folds.home_of(e) for e in entity_ids) == homes:
+            return homes
+    raise MemoError("the entities kept changing under this answer; try again")
+
+
 def manual_fold(namespace: str, absorbed_name: str, canonical_name: str, actor: str, channel: str) -> DecisionView:
     """`graph fold A --into B`: any two entities, whatever their spelling (Bob into Robert)."""
-    with db.atomic():
-        absorbed = require(namespace, absorbed_name).entity
-        canonical = require(namespace, canonical_name).entity
+    with writing(namespace):
+        found = require(namespace, absorbed_name).entity, require(namespace, canonical_name).entity
+        absorbed_id, canonical_id = _locked_homes(*(e.id for e in found))
+        absorbed, canonical = Entity.get_by_id(absorbed_id), Entity.get_by_id(canonical_id)
         if absorbed.id == canonical.id:
             raise MemoError(f"{absorbed_name!r} and {canonical_name!r} are already one entity ({canonical.name!r})")
         summary = folds.fold(canonical, absorbed, decided_by=actor, channel=channel, rule="manual")
@@ -163,7 +178,7 @@ def answer(
     """Answer a pending question: merge, reject or keep_both."""
     if action not in ANSWERS:
         raise MemoError(f"unknown answer {action!r}; one of {', '.join(ANSWERS)}")
-    with db.atomic():
+    with writing(namespace):
         question = _claim(namespace, question_id)
         if question.kind == "entity_pair":
             return _answer_pair(namespace, question, action, actor, channel, swap)
@@ -171,7 +186,7 @@ def answer(
 
 
 def _answer_pair(namespace, question, action, actor, channel, swap) -> DecisionView:
-    left_id, right_id = folds.home_of(question.left_id), folds.home_of(question.right_id)
+    left_id, right_id = _locked_homes(question.left_id, question.right_id)
     if left_id is None or right_id is None:
         raise MemoError(f"question {question.id}: one side was deleted; reject it or revert the delete")
     names = f"{question.left_name!r} / {question.right_name!r}"
@@ -291,7 +306,7 @@ def settle_moot(
     namespace: str, question_id: int, actor: str, channel: str, why: str = "already one entity"
 ) -> DecisionView:
     """Settle a pending question that no longer needs an answer (sides folded together, a passage gone)."""
-    with db.atomic():
+    with writing(namespace):
         return _moot(namespace, _claim(namespace, question_id), actor, channel, why)
 
 
@@ -342,7 +357,7 @@ def settle_questions_of_passage(namespace: str, passage_id: int, actor: str) -> 
 
 def revert(namespace: str, decision_id: int, actor: str, channel: str) -> DecisionView:
     """Undo any decision exactly; an answered question returns to pending."""
-    with db.atomic():
+    with writing(namespace):
         row = Decision.get_or_none((Decision.id == decision_id) & (Decision.namespace == namespace))
         if row is None:
             raise MemoError(f"no decision {decision_id} in namespace {namespace!r}")
@@ -425,7 +440,7 @@ def _reapply(namespace: str, revert_row: Decision, actor: str, channel: str) -> 
 
 def delete(namespace: str, name: str, actor: str, channel: str) -> DecisionView:
     """Delete an entity (refused while a fold points at it); revert puts every row back."""
-    with db.atomic():
+    with writing(namespace):
         entity = require(namespace, name).entity
         rows = folds.delete_entity(entity)
         counts = f"{len(rows['mentions'])} mentions, {len(rows['relations'])} relations"
@@ -436,7 +451,7 @@ def delete(namespace: str, name: str, actor: str, channel: str) -> DecisionView:
 
 def rename(namespace: str, name: str, new_name: str, actor: str, channel: str) -> DecisionView:
     """Rename an entity; refused onto a live name or alias."""
-    with db.atomic():
+    with writing(namespace):
         entity = require(namespace, name).entity
         alias_id = folds.rename_entity(entity, new_name)
         payload = {

@@ -23,7 +23,8 @@ from memo_tui.core.passages import retire
 from memo_tui.core.sources import PassageRecord, SourceFile, walk
 from memo_tui.core.spellings import KnownSpellings
 from memo_tui.errors import MemoError
-from memo_tui.store import Mention, Passage, Relation, bump_version, db, utcnow
+from memo_tui.store import Mention, Passage, Relation, bump_version, graph_version, utcnow
+from memo_tui.store.locks import writing
 from memo_tui.store.queries import live_passages_by_external_id
 from memo_tui.store.statements import Inserter, paused_gc
 
@@ -86,7 +87,7 @@ def ingest_records(namespace: str, records: Iterable[PassageRecord]) -> IngestRe
 
 def forget(namespace: str, external_id: str) -> int:
     """Retire the live passage with this id; returns its row id."""
-    with db.atomic():
+    with writing(namespace):
         passage = Passage.get_or_none(
             (Passage.namespace == namespace) & (Passage.external_id == external_id) & (Passage.retired_at.is_null())
         )
@@ -107,6 +108,7 @@ class PassageWriter:
         self.entities = EntityCache(namespace)
         self.known = KnownSpellings(known_keys(namespace))
         self.linker = Linker()
+        self._version: int | None = None  # the graph version the caches were filled at
         self._passages = Inserter(
             Passage,
             ("namespace", "external_id", "text", "source", "created_at", "ingested_at", "revision_of", "declared"),
@@ -129,9 +131,14 @@ class PassageWriter:
         for chunk, extracted in zip(chunks, extract_chunks(chunks), strict=True):
             before = self.entities.created
             try:
-                with db.atomic():
+                with writing(self.namespace):
+                    seen = graph_version(self.namespace)
+                    if seen != self._version:  # another writer changed the graph: cached ids may be gone
+                        self.entities.forget()
+                        self.linker.forget()
                     if self._write_chunk(chunk, extracted):
                         bump_version(self.namespace)
+                    self._version = graph_version(self.namespace)
             except BaseException:
                 self.entities.forget()
                 self.linker.forget()

@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 
-from memo_tui.store import Passage, PassageLink, db
+from memo_tui.store import Passage, PassageLink
+from memo_tui.store.locks import writing
 from memo_tui.store.queries import mention_weights_of_entities, mention_weights_of_passages, retired_among
 from memo_tui.store.statements import LazyInserter, first_column, paused_gc
 
@@ -109,7 +110,7 @@ def unlink(passage_ids: Sequence[int]) -> None:
 
 def relink_all(namespace: str, progress: Callable[[int, int], None] | None = None) -> int:
     """Rebuild every link of a namespace in one transaction; returns the number of links."""
-    with db.atomic(), paused_gc():
+    with writing(namespace), paused_gc():
         passages = Passage.select(Passage.id).where(Passage.namespace == namespace)
         PassageLink.delete().where(PassageLink.passage.in_(passages)).execute()
         live = first_column(passages.where(Passage.retired_at.is_null()).order_by(Passage.id))

@@ -15,7 +15,8 @@ from memo_tui.core.folds import active_mention_count, canonical_order
 from memo_tui.core.queue import QuestionView, view
 from memo_tui.core.resolver import SETTLED_KINDS, answer_counts
 from memo_tui.errors import MemoError
-from memo_tui.store import Question, db, utcnow
+from memo_tui.store import Question, utcnow
+from memo_tui.store.locks import writing
 
 KINDS = {"merge": "agent-merge", "keep_apart": "agent-keep-apart"}
 MAX_REASON = 2000
@@ -31,7 +32,7 @@ def propose(namespace: str, left: str, right: str, kind: str, reason: str, agent
         raise MemoError("a proposal needs a reason: what the agent saw")
     if len(reason) > MAX_REASON:
         raise MemoError(f"a reason is at most {MAX_REASON} characters")
-    with db.atomic():
+    with writing(namespace):
         a, b = require(namespace, left).entity, require(namespace, right).entity
         if a.id == b.id:
             raise MemoError(f"{left!r} and {right!r} are already one entity ({a.name!r})")

@@ -13,8 +13,8 @@ from collections.abc import Callable
 from memo_tui.core.ingest import CHUNK, IngestReport, PassageWriter, extract_chunks
 from memo_tui.core.links import relink_all
 from memo_tui.core.sources import PassageRecord
-from memo_tui.store import Passage, bump_version, db
-from memo_tui.store.locks import pass_lock
+from memo_tui.store import Passage, bump_version
+from memo_tui.store.locks import pass_lock, writing
 from memo_tui.store.statements import paused_gc
 
 
@@ -39,7 +39,7 @@ def _rebuild(namespace: str, progress: Callable[[int, int], None] | None) -> Ing
         for p in query
     ]
     chunks = [passages[start : start + CHUNK] for start in range(0, len(passages), CHUNK)]
-    with db.atomic(), paused_gc():
+    with writing(namespace), paused_gc():
         done = 0
         for chunk, extracted in zip(chunks, extract_chunks([[r for _, r in c] for c in chunks]), strict=True):
             writer.rewrite(chunk, extracted)

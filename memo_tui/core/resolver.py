@@ -21,8 +21,8 @@ from memo_tui.core.evidence import Evidence, StoreFacts
 from memo_tui.core.folds import canonical_rank, follow_aliases
 from memo_tui.core.rules import Name, Verdict, judge_pair
 from memo_tui.errors import MemoError
-from memo_tui.store import Alias, Entity, Fold, KeepApart, Mention, Passage, Question, db, utcnow
-from memo_tui.store.locks import for_update, pass_lock
+from memo_tui.store import Alias, Entity, Fold, KeepApart, Mention, Passage, Question, utcnow
+from memo_tui.store.locks import for_update, pass_lock, writing
 from memo_tui.store.statements import rows_of
 
 DEFAULT_CAP = 50
@@ -313,7 +313,7 @@ def _reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]]) -> Non
         said = reason.split(ANSWERED)[0] + (f"{ANSWERED}{merged} of {answered} questions like this" if answered else "")
         if new != old or said != reason:
             changed.append((qid, new, evidence.yield_of(new, impact), said))
-    with db.atomic():
+    with writing(namespace):
         for qid, new, priority, said in changed:
             Question.update(likelihood=new, priority=priority, reason=said).where(Question.id == qid).execute()
 
@@ -344,8 +344,9 @@ def _apply_folds(namespace, edges, counts, settled, asks, report, dry_run, certa
     absorbed_into: dict[int, Name] = {}
     for members in groups.values():
         _stop_if(cancelled)
-        with db.atomic():
-            rows = {e.id: e for e in for_update(Entity.select().where(Entity.id.in_([m.id for m in members])))}
+        with writing(namespace):
+            members_now = Entity.select().where(Entity.id.in_([m.id for m in members])).order_by(Entity.id)
+            rows = {e.id: e for e in for_update(members_now)}  # in id order, as answers lock them
             still = [m for m in members if m.id in rows and rows[m.id].name == m.name]
             report.changed_meanwhile += len(members) - len(still)
             if len(still) > 1:
@@ -461,7 +462,7 @@ def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_ru
         }
         for q in admitted
     ]
-    with db.atomic():
+    with writing(namespace):
         for start in range(0, len(rows), 500):
             Question.insert_many(rows[start : start + 500]).execute()
 

@@ -44,10 +44,20 @@ class CopyReport:
 
 
 def namespaces_of(database: pw.Database) -> list[str]:
+    """Every namespace with a row anywhere (passages, entities, questions, decisions, its version)."""
+    found: set[str] = set()
     with database.bind_ctx(MODELS):
-        found = {ns for (ns,) in Passage.select(Passage.namespace).distinct().tuples()}
-        found |= {ns for (ns,) in Entity.select(Entity.namespace).distinct().tuples()}
+        for model in (NamespaceState, *_BY_NAMESPACE):
+            found |= {ns for (ns,) in model.select(model.namespace).distinct().tuples()}
     return sorted(found)
+
+
+def _snapshot(database: pw.Database):
+    """A read transaction: every table read from one state of the source, whatever commits meanwhile
+    (SQLite: a deferred transaction's WAL snapshot; PostgreSQL: REPEATABLE READ)."""
+    if isinstance(database, pw.PostgresqlDatabase):
+        return database.atomic(isolation_level="REPEATABLE READ")
+    return database.atomic(lock_type="DEFERRED")
 
 
 def _where(model: type[pw.Model], namespaces: list[str]):
@@ -72,7 +82,8 @@ def _set_sequence(database: pw.Database, model: type[pw.Model], value: int) -> N
     table = model._meta.table_name
     if value <= 0:
         return
-    if isinstance(database, pw.PostgresqlDatabase):
+    if isinstance(database, pw.PostgresqlDatabase):  # never backwards: the target's own ids count too
+        value = max(value, _sequence_value(database, model))
         database.execute_sql(
             "SELECT setval(pg_get_serial_sequence(%s, 'id'), GREATEST(%s, "
             f"(SELECT COALESCE(MAX(id), 0) FROM {table})))",
@@ -93,7 +104,8 @@ def copy_namespaces(
     namespaces: list[str],
     progress: Callable[[str, int], None] | None = None,
 ) -> CopyReport:
-    """Copy the namespaces' rows from source to target (both open, schema current); all or nothing."""
+    """Copy the namespaces' rows from source to target (both open, schema current); all or nothing,
+    from one snapshot of the source."""
     report = CopyReport(namespaces)
     with target.bind_ctx(MODELS):
         clash = Passage.select().where(Passage.namespace.in_(namespaces)).exists() or (
@@ -101,7 +113,7 @@ def copy_namespaces(
         )
     if clash:
         raise MemoError(f"the target already holds namespace {', '.join(namespaces)}; copy into a store without it")
-    with target.atomic():
+    with target.atomic(), _snapshot(source):
         for model in ORDER:
             copied = 0
             last = None

@@ -33,6 +33,21 @@ class Busy(MemoError):
     """Another process holds the namespace's pass lock."""
 
 
+@contextmanager
+def writing(namespace: str) -> Iterator[None]:
+    """A transaction that changes the namespace's graph or queue. On PostgreSQL it begins by taking the
+    namespace's write lock (its `namespace_state` row, FOR UPDATE), so that graph writers of one
+    namespace run one at a time, as every writer does on SQLite (BEGIN IMMEDIATE holds the store's
+    one write lock). Taken first, always, so that writers never wait on each other in a cycle."""
+    with db.atomic():
+        if is_postgres():
+            db.execute_sql(
+                "INSERT INTO namespace_state (namespace, version) VALUES (%s, 0) ON CONFLICT DO NOTHING", (namespace,)
+            )
+            db.execute_sql("SELECT version FROM namespace_state WHERE namespace = %s FOR UPDATE", (namespace,))
+        yield
+
+
 def for_update(query: pw.Select) -> pw.Select:
     """The query, locking the rows it reads until the transaction ends (PostgreSQL; SQLite's
     IMMEDIATE transactions already hold the store's one write lock)."""
@@ -47,8 +62,8 @@ def _key(namespace: str) -> int:
 def pass_lock(namespace: str, what: str = "a resolution pass") -> Iterator[None]:
     """Hold the namespace's pass lock for the block, or raise Busy at once if another process has it."""
     if is_postgres():
-        if db.in_transaction():
-            raise RuntimeError("the pass lock is taken outside a transaction")
+        if db.in_transaction():  # the lock must outlive the pass's many short transactions
+            raise RuntimeError("the pass lock is taken before any transaction begins, not inside one")
         (got,) = db.execute_sql("SELECT pg_try_advisory_lock(%s, %s)", (LOCK_CLASS, _key(namespace))).fetchone()
         if not got:
             raise Busy(f"another pass or rebuild is running on namespace {namespace!r}: {what} was not started")
