@@ -132,3 +132,16 @@ def test_resolution_pass_from_the_tui(demo_store, snap_compare):
         await settle(pilot)
 
     assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
+
+
+def test_an_agents_proposal_in_the_queue_filtered_to_proposals(demo_store, snap_compare):
+    from memo_tui.core.proposals import propose
+
+    propose("default", "Bob Okafor", "Robert Okafor", "merge", "the standup notes call him both", "scribe")
+
+    async def run_before(pilot):
+        await settle(pilot)
+        await pilot.press("P")
+        await select_question(pilot, "Robert Okafor", "Bob Okafor")
+
+    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)

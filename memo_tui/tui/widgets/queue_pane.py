@@ -54,7 +54,8 @@ class QueuePane(Vertical):
         memory = sum(q.kind != "entity_pair" for q in questions)
         title = f"Queue — {len(questions)} pending" + (f" ({memory} memory conflicts)" if memory else "")
         if self.proposals_only:
-            title = f"Queue — {len(questions)} agents' proposals pending (P: show all)"
+            plural = "s" if len(questions) != 1 else ""
+            title = f"Queue — {len(questions)} agent proposal{plural} pending (P: show all)"
         self.query_one("#queue-title", Static).update(title)
         table.move_to_key(was_key, was_row)
 
