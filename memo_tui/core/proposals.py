@@ -22,9 +22,10 @@ KINDS = {"merge": "agent-merge", "keep_apart": "agent-keep-apart"}
 MAX_REASON = 2000
 
 
-def propose(namespace: str, left: str, right: str, kind: str, reason: str, agent: str) -> QuestionView:
-    """Queue an agent's proposal about two names; the pending question (a new one, or the one already
-    asking the pair). A pair already settled, or already one entity, is refused with a line saying so."""
+def propose(namespace: str, left: str, right: str, kind: str, reason: str, agent: str) -> tuple[QuestionView, bool]:
+    """Queue an agent's proposal about two names: the pending question, and whether it is new (False:
+    a question already asked the pair). A pair already settled, or already one entity, is refused
+    with a line saying so."""
     if kind not in KINDS:
         raise MemoError(f"unknown proposal {kind!r}; one of {', '.join(KINDS)}")
     reason = " ".join(reason.split())
@@ -53,7 +54,7 @@ def propose(namespace: str, left: str, right: str, kind: str, reason: str, agent
             & same_pair
         )
         if asked is not None:
-            return view(asked)
+            return view(asked), False
         canonical, absorbed = canonical_order(a, b)
         rule = KINDS[kind]
         # no labels for agents yet: the default pattern's prior, moved by how reviewers here answered
@@ -79,4 +80,4 @@ def propose(namespace: str, left: str, right: str, kind: str, reason: str, agent
             created_at=utcnow(),
             proposed_by=agent,
         )
-        return view(question)
+        return view(question), True

@@ -220,16 +220,7 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
     @tool("The audit log, newest first; who: auto (the resolver), human (people and agents), or any.")
     def history(who: Literal["auto", "human"] | None = None, limit: int = 20) -> list[HistoryEntry]:
         return [
-            HistoryEntry(
-                id=v.id,
-                action=v.action,
-                actor=v.actor,
-                channel=v.channel,
-                at=v.at,
-                summary=v.summary,
-                question_id=v.question_id,
-                undone_at=v.undone_at,
-            )  # fmt: skip
+            HistoryEntry.model_validate(v, from_attributes=True)
             for v in decisions.history(namespace, who=who, limit=limit)
         ]
 
@@ -245,16 +236,11 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
             except ValueError as exc:
                 errors.append(f"passages[{number}]: {exc}; skipped")
         report = ingest_records(namespace, records)
-        return IngestResult(
-            passages_new=report.passages_new, passages_unchanged=report.passages_unchanged,
-            passages_revised=report.passages_revised, mentions=report.mentions, entities_new=report.entities_new,
-            errors=errors,
-        )  # fmt: skip
+        return IngestResult.model_validate({**report.as_dict(), "errors": errors})
 
     def _propose(left: str, right: str, kind: str, reason: str, ctx: Context) -> Proposal:
-        before = queue.pending(namespace)
-        q = proposals.propose(namespace, left, right, kind, reason, who(ctx))
-        return Proposal(question=_item(q), queued=all(p.id != q.id for p in before))
+        q, queued = proposals.propose(namespace, left, right, kind, reason, who(ctx))
+        return Proposal(question=_item(q), queued=queued)
 
     @tool("Propose that two names are one thing. Queues a question for a person; the graph does not change.")
     def propose_merge(left: str, right: str, reason: str, ctx: Context) -> Proposal:
