@@ -21,3 +21,9 @@ def test_importing_the_core_does_not_load_textual():
     code = "import sys, memo_tui.core.ingest, memo_tui.core.resolver, memo_tui.store; print('textual' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
+
+
+def test_the_command_line_and_the_tui_do_not_load_the_mcp_sdk():
+    code = "import sys, memo_tui.cli, memo_tui.tui.app; print('mcp' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
