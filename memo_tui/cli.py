@@ -194,33 +194,36 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 def _open_tui(args: argparse.Namespace, location: str) -> int:
     from pathlib import Path
 
+    from memo_tui.store.connect import shown
     from memo_tui.tui.app import MemoApp
 
-    label = Path(location).name if "://" not in location else location.split("://", 1)[0] + " store"
-    MemoApp(label, namespace=args.ns, location=location).run()
+    label = Path(location).name if "://" not in location else shown(location)
+    MemoApp(label, namespace=args.ns, location=shown(location)).run()
     return 0
 
 
 @command("demo")
 def cmd_demo(args: argparse.Namespace) -> int:
     from memo_tui.core.demo import build_demo, default_demo_path, reviewers_decisions
+    from memo_tui.store.connect import shown
 
     location = args.db or os.environ.get("MEMO_TUI_DB") or str(default_demo_path())
     mine = reviewers_decisions(location)
+    label = shown(location)
     rebuild = args.fresh or not mine
     if mine and not args.fresh and sys.stdin.isatty() and not args.json:
-        answer = input(f"The demo store {location} holds {mine} decisions of yours; rebuild it and lose them? [y/N] ")
+        answer = input(f"The demo store {label} holds {mine} decisions of yours; rebuild it and lose them? [y/N] ")
         rebuild = answer.strip().casefold() in ("y", "yes")
     if rebuild:
         report = build_demo(location, args.ns)
         text = (
-            f"demo store {location}: {report.folded} folded, {report.queued} name pairs and "
+            f"demo store {label}: {report.folded} folded, {report.queued} name pairs and "
             f"{report.duplicates_queued + report.contradictions_queued} memory conflicts queued"
         )
-        data = {"store": location, "rebuilt": True, **report.as_dict()}
+        data = {"store": label, "rebuilt": True, **report.as_dict()}
     else:
-        text = f"demo store {location} kept as it is, with {mine} decisions of yours (--fresh rebuilds it)"
-        data = {"store": location, "rebuilt": False, "decisions_kept": mine}
+        text = f"demo store {label} kept as it is, with {mine} decisions of yours (--fresh rebuilds it)"
+        data = {"store": label, "rebuilt": False, "decisions_kept": mine}
     if args.no_open:
         _print(args, data, text)
         return 0

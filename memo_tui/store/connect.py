@@ -88,12 +88,12 @@ def open_database(location: str | None, data_steps: Mapping[int, Callable[[], No
         upgrade(database, data_steps)
     except pw.DatabaseError as exc:
         database.close()
-        raise MemoError(f"cannot open store {_shown(location)}: {_first_line(exc)}") from None
+        raise MemoError(f"cannot open store {shown(location)}: {_first_line(exc)}") from None
     return database
 
 
-def _shown(location: str) -> str:
-    """A location fit to print: a URL's password is not."""
+def shown(location: str) -> str:
+    """A location fit to print or show: a URL's password is not."""
     if "://" in location and "@" in location:
         scheme, rest = location.split("://", 1)
         credentials, host = rest.rsplit("@", 1)
