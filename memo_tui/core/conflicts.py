@@ -37,7 +37,7 @@ from multiprocessing import get_context
 from memo_tui.core.config import section
 from memo_tui.core.evidence import conflict_likelihood, yield_of
 from memo_tui.errors import MemoError
-from memo_tui.store import Mention, Passage, Question, Relation, utcnow
+from memo_tui.store import Entity, Mention, Passage, Question, Relation, utcnow
 from memo_tui.store.locks import writing
 from memo_tui.store.statements import as_datetime, rows_of
 
@@ -134,6 +134,42 @@ def differing_words(left: str, right: str) -> tuple[list[str], list[str]]:
             only_left += a[i1:i2]
             only_right += b[j1:j2]
     return only_left, only_right
+
+
+# words that join a subject to its value ("the timeout IS 30"): left out of the subject a reason names
+_LINKING = frozenset("a an the is are was were be been to at of now set from by for on in as".split())
+
+
+def _said(left_text: str, right_text: str) -> list[tuple[list[str], list[str], list[str], list[str]]]:
+    """For each place the texts differ: (words before it in the older text, the older words, the
+    newer words, words after it in the newer text), in the texts' own spelling."""
+    a, b = WORD.findall(left_text), WORD.findall(right_text)
+    matcher = SequenceMatcher(a=[w.casefold() for w in a], b=[w.casefold() for w in b], autojunk=False)
+    return [
+        (a[max(0, i1 - 6) : i1], a[i1:i2], b[j1:j2], b[j2 : j2 + 4])
+        for op, i1, i2, j1, j2 in matcher.get_opcodes()
+        if op != "equal"
+    ]
+
+
+def _value_change(left_text: str, right_text: str) -> str:
+    """`Acme Gateway request timeout: 30 → 60 seconds`: the subject, the old and new value, the unit."""
+    parts = []
+    for before, old, new, after in _said(left_text, right_text):
+        subject = " ".join([w for w in before if w.casefold() not in _LINKING][-4:])
+        unit = f" {after[0]}" if after and after[0].isalpha() and after[0].casefold() not in _LINKING else ""
+        change = f"{' '.join(old) or '—'} → {' '.join(new) or '—'}{unit}"
+        parts.append(f"{subject}: {change}" if subject else change)
+    return "; ".join(parts)
+
+
+def _negation_change(left_text: str, right_text: str, added: bool) -> str:
+    """`"no longer use Redis Cluster…": the newer passage negates the older one` (or drops its negation)."""
+    before, _, new, after = _said(left_text, right_text)[0]
+    quoted = " ".join((new if added else before[-2:]) + after) + ("…" if len(after) == 4 else "")
+    if added:
+        return f'"{quoted}": the newer passage negates the older one'
+    return f'"{quoted}": the newer passage drops the older one\'s negation'
 
 
 @dataclass
@@ -296,10 +332,10 @@ def _contradiction(left: _Live, right: _Live, near: float) -> Finding | None:
     if any(is_value(w) for w in changed):
         if set(only_left) & set(only_right):
             return None  # a value moved along (`from 4.2.0 to 5.0.0` / `from 5.0.0 to 6.0.0`): a timeline
-        what = f"{' '.join(only_left) or '—'} → {' '.join(only_right) or '—'}"
-        return Finding("contradiction", left.id, right.id, near, "differs-number", f"a value changed: {what}")
-    said = "adds" if any(_is_negation(w) for w in only_right) else "drops"
-    reason = f"the newer passage {said} a negation: {', '.join(changed)}"
+        what = _value_change(left.text, right.text)
+        return Finding("contradiction", left.id, right.id, near, "differs-number", what)
+    added = any(_is_negation(w) for w in only_right)
+    reason = _negation_change(left.text, right.text, added)
     return Finding("contradiction", left.id, right.id, near, "differs-negation", reason)
 
 
@@ -323,6 +359,10 @@ def _families(pairs: list[tuple[int, int]]) -> dict[int, list[int]]:
     return {x: members for members in groups.values() for x in members}
 
 
+def _short(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
 def _reverts(passages: list[_Live]) -> list[Finding]:
     """`Revert "subject"` negates the passage whose first line is that subject."""
     by_title: dict[str, list[_Live]] = defaultdict(list)
@@ -338,7 +378,8 @@ def _reverts(passages: list[_Live]) -> list[Finding]:
         for original in by_title.get(title, ()):
             if original.id != p.id:
                 left, right = _ordered(original, p)
-                reason = f"{p.external_id} reverts {original.external_id}"
+                undone = f'"{_short(title)}" ({original.external_id})'
+                reason = f"{p.external_id} undoes {undone}: the change it made no longer holds"
                 out.append(Finding("contradiction", left.id, right.id, 1.0, "revert", reason))
     return out
 
@@ -382,13 +423,18 @@ def _single_valued_conflicts(namespace: str, by_id: dict[int, _Live]) -> list[Fi
         passage = by_id[pid]
         if newest is None or (passage.created_at, passage.id) > (newest.created_at, newest.id):
             stated[(src, predicate)][dst] = passage
+    ids = sorted({src for src, _ in stated} | {dst for values in stated.values() for dst in values})
+    names = dict(Entity.select(Entity.id, Entity.name).where(Entity.id.in_(ids)).tuples()) if ids else {}
     out = []
-    for (_, predicate), values in sorted(stated.items()):
-        ordered = sorted(values.values(), key=lambda p: (p.created_at, p.id))
-        for k, a in enumerate(ordered):
-            for b in ordered[k + 1 :]:
+    for (src, predicate), values in sorted(stated.items()):
+        ordered = sorted(values.items(), key=lambda item: (item[1].created_at, item[1].id))
+        for k, (old, a) in enumerate(ordered):
+            for new, b in ordered[k + 1 :]:
                 if a.id != b.id:
-                    reason = f"'{predicate}' takes one value; {a.external_id} and {b.external_id} state different ones"
+                    reason = (
+                        f"{names.get(src, src)} {predicate.replace('_', ' ')}: {names.get(old, old)} → "
+                        f"{names.get(new, new)} ('{predicate}' takes one value; {a.external_id}, then {b.external_id})"
+                    )
                     out.append(Finding("contradiction", a.id, b.id, 1.0, f"single-valued:{predicate}", reason))
     return out
 

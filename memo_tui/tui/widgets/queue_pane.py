@@ -17,6 +17,15 @@ def _short(text: str, width: int = 26) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def _sides(q: QuestionView) -> tuple[str, str]:
+    """What the row names: two names; for a contradiction what differs (`Acme Gateway timeout` /
+    `30 → 60 seconds`), its reason split at the subject; for a duplicate the two passages."""
+    if q.kind == "contradiction" and ": " in q.reason:
+        subject, change = q.reason.split(": ", 1)
+        return subject, change
+    return q.left_name, q.right_name
+
+
 class QueuePane(Vertical):
     HELP = (
         "The review queue, ranked by expected yield: how likely the answer is 'same' (or the conflict real), "
@@ -29,6 +38,7 @@ class QueuePane(Vertical):
         super().__init__(**kwargs)
         self.questions: list[QuestionView] | None = None  # None until the first load arrives
         self.proposals_only = False  # the screen shows agents' proposals only (P)
+        self._shown_widths: tuple[int, int] | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("Queue", id="queue-title", classes="pane-title")
@@ -59,16 +69,28 @@ class QueuePane(Vertical):
         self.query_one("#queue-title", Static).update(title)
         table.move_to_key(was_key, was_row)
 
-    @staticmethod
-    def _fill(table: RowTable, questions: list[QuestionView]) -> None:
+    def _widths(self) -> tuple[int, int]:
+        """(name, rule) column widths that keep likelihood and impact on screen: at 80 columns the
+        names and rules are cut shorter than at 120."""
+        width = self.size.width or self.app.size.width
+        rule = 22 if width >= 110 else 14
+        return max(10, min(26, (width - 38 - rule) // 2)), rule
+
+    def on_resize(self) -> None:
+        if self.questions and self._widths() != self._shown_widths:
+            self._fill(self.query_one(RowTable), self.questions)
+
+    def _fill(self, table: RowTable, questions: list[QuestionView]) -> None:
         table.clear()
+        names, rules = self._shown_widths = self._widths()
         for q in questions:
+            left, right = _sides(q)
             table.add_row(
                 str(q.id),
                 KIND_LABELS.get(q.kind, q.kind),
-                _short(q.left_name),
-                _short(q.right_name),
-                f"{q.rule} · {q.proposed_by}" if q.proposed_by else q.rule,
+                _short(left, names),
+                _short(right, names),
+                _short(f"{q.rule} · {q.proposed_by}" if q.proposed_by else q.rule, rules),
                 f"{q.likelihood:.2f}",
                 str(q.impact),
                 key=str(q.id),
