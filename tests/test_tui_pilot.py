@@ -270,3 +270,32 @@ async def test_ctrl_y_redoes_what_ctrl_z_undid(demo_store):
         await pilot.press("ctrl+y")
         await settle(pilot)
     assert Fold.select().where((Fold.channel == "tui") & Fold.reverted_at.is_null()).count() == 1
+
+
+@pilot_test
+async def test_g_and_G_go_to_the_ends_s_wraps_and_undo_lands_on_the_restored_question(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        table = screen.query_one("#queue-table")
+        rows = table.row_count
+        await pilot.press("G")
+        assert table.cursor_row == rows - 1
+        await pilot.press("s")  # past the last question: back to the first, and the status says so
+        assert table.cursor_row == 0
+        assert "that was the last question" in str(screen.query_one("#status").render())
+        await pilot.press("end")
+        await pilot.press("home")
+        assert table.cursor_row == 0
+        await select_question(pilot, "Claude Code", "claude-code")
+        question = screen.question_id
+        await pilot.press("r")
+        await wait_for(pilot, lambda: Question.get_by_id(question).status == "rejected", "the answer")
+        await settle(pilot)
+        assert "reject:" in str(screen.query_one("#status").render())  # said in the status line
+        await pilot.press("g")
+        await settle(pilot)
+        await pilot.press("ctrl+z")
+        await wait_for(pilot, lambda: Question.get_by_id(question).status == "pending", "the undo")
+        await settle(pilot)
+        assert screen.question_id == question  # the cursor is on the question the undo put back

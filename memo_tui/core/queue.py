@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
 
-from memo_tui.store import Entity, Question
+from memo_tui.store import Entity, Meta, Question
 
 
 @dataclass(frozen=True)
@@ -70,3 +70,24 @@ def pending(namespace: str, proposed: bool = False) -> list[QuestionView]:
             q = replace(q, left_id=left_id, left_name=left_name, right_id=right_id, right_name=right_name)
         out.append(q)
     return out
+
+
+def _waiting_key(namespace: str) -> str:
+    return f"waiting:{namespace}"
+
+
+def remember_waiting(namespace: str, count: int) -> None:
+    """What the last pass found worth asking but left for a later pass (the cap was full)."""
+    Meta.insert(key=_waiting_key(namespace), value=str(count)).on_conflict(
+        conflict_target=[Meta.key], update={Meta.value: str(count)}
+    ).execute()
+
+
+def waiting(namespace: str) -> int:
+    """Questions the last pass left for a later one (0 before any pass)."""
+    row = Meta.get_or_none(Meta.key == _waiting_key(namespace))
+    return int(row.value) if row else 0
+
+
+def pending_count(namespace: str) -> int:
+    return Question.select().where((Question.namespace == namespace) & (Question.status == "pending")).count()

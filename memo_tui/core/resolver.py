@@ -14,7 +14,7 @@ from dataclasses import asdict, dataclass
 
 from peewee import fn
 
-from memo_tui.core import decisions, evidence
+from memo_tui.core import decisions, evidence, queue
 from memo_tui.core.blocking import EditPairs, other_pairs
 from memo_tui.core.conflicts import queue_conflicts
 from memo_tui.core.evidence import Evidence, StoreFacts
@@ -252,6 +252,8 @@ def _resolve(namespace, cap, dry_run, progress, cancelled) -> PassReport:
     memory = queue_conflicts(namespace, dry_run)
     report.duplicates_queued, report.contradictions_queued = memory.duplicates, memory.contradictions
     report.memory_skipped_settled, report.memory_moot = memory.skipped_settled, memory.moot
+    if not dry_run:
+        queue.remember_waiting(namespace, report.deferred)
     report.seconds = round(time.perf_counter() - started, 3)
     return report
 

@@ -14,7 +14,9 @@ from memo_tui.core.queue import QuestionView
 
 @dataclass
 class QueueLoaded(Message):
-    questions: list[QuestionView]
+    questions: list[QuestionView]  # what the queue shows (all pending, or a filter's share)
+    pending: int  # every pending question of the namespace
+    waiting: int  # left by the last pass for a later one (the cap was full)
 
 
 @dataclass

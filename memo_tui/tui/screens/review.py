@@ -18,7 +18,7 @@ from memo_tui.core import decisions
 from memo_tui.core.decisions import AlreadyDecided
 from memo_tui.core.detail import question_detail
 from memo_tui.core.graph import related
-from memo_tui.core.queue import pending
+from memo_tui.core.queue import pending, pending_count, waiting
 from memo_tui.core.resolver import Cancelled, resolve
 from memo_tui.errors import MemoError
 from memo_tui.tui.messages import (
@@ -48,6 +48,8 @@ class ReviewScreen(Screen):
         Binding("r", "answer('reject')", "Reject", id="reject"),
         Binding("b", "answer('keep_both')", "Keep both", id="keep_both"),
         Binding("s", "skip", "Skip", id="skip"),
+        Binding("g,home", "first", "First question", id="first", show=False),
+        Binding("G,end", "last", "Last question", id="last", show=False),
         Binding("e", "explore", "Explore", id="explore"),
         Binding("u", "revert", "Revert", id="revert", show=False),
         Binding("ctrl+z", "undo", "Undo", id="undo"),
@@ -69,6 +71,8 @@ class ReviewScreen(Screen):
         self.busy = False
         self.resolving = False
         self.proposals_only = False  # the queue shows agents' proposals only
+        self.last_done: str | None = None  # the last decision made here, said in the status line
+        self.restored: int | None = None  # a question an undo put back: the cursor goes there
         self.neighbourhood_stale = False  # a decision changed the store since the neighbourhood was shown
 
     def compose(self) -> ComposeResult:
@@ -92,7 +96,8 @@ class ReviewScreen(Screen):
 
     @work(thread=True, exclusive=True, group="queue", exit_on_error=False)
     def load_queue(self) -> None:
-        self.post_message(QueueLoaded(pending(self.namespace, proposed=self.proposals_only)))
+        shown = pending(self.namespace, proposed=self.proposals_only)
+        self.post_message(QueueLoaded(shown, pending_count(self.namespace), waiting(self.namespace)))
 
     @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
     def load_detail(self, question_id: int) -> None:
@@ -137,7 +142,10 @@ class ReviewScreen(Screen):
     # -- message handlers --------------------------------------------------------------------
 
     def on_queue_loaded(self, message: QueueLoaded) -> None:
-        self.query_one(QueuePane).show(message.questions)
+        self.query_one(QueuePane).show(message.questions, message.pending, message.waiting)
+        if self.restored is not None:  # after an undo, the cursor goes to the question it put back
+            self.query_one(QueuePane).move_to_question(self.restored)
+            self.restored = None
         if not message.questions:
             self.question_id = None
             self.query_one(DetailPane).show(None)
@@ -162,7 +170,11 @@ class ReviewScreen(Screen):
             self.query_one(DetailPane).show(message.detail)
 
     def on_decided(self, message: Decided) -> None:
-        self.notify(message.decision.summary, title=message.decision.action)
+        # said in the status line, not a toast: toasts stacked over the next question's detail
+        decision = message.decision
+        self.last_done = f"{decision.action}: {decision.summary}"
+        if decision.action == "revert" and decision.question_id is not None:
+            self.restored = decision.question_id
         self.question_id = None  # whatever is selected next, show it fresh: the decision changed the store
         self.load_queue()
         current = self.query_one(ContentSwitcher).current
@@ -256,7 +268,19 @@ class ReviewScreen(Screen):
         )
 
     def action_skip(self) -> None:
-        self.query_one("#queue-table").action_cursor_down()
+        table = self.query_one("#queue-table", DataTable)
+        if table.row_count and table.cursor_row >= table.row_count - 1:
+            table.move_cursor(row=0)
+            self._status("that was the last question; back to the first")
+            return
+        table.action_cursor_down()
+
+    def action_first(self) -> None:
+        self.query_one("#queue-table", DataTable).move_cursor(row=0)
+
+    def action_last(self) -> None:
+        table = self.query_one("#queue-table", DataTable)
+        table.move_cursor(row=max(0, table.row_count - 1))
 
     def action_undo(self) -> None:
         self._start(decisions.undo_last)
@@ -337,7 +361,8 @@ class ReviewScreen(Screen):
     def _queue_status(self) -> None:
         questions = self.query_one(QueuePane).questions or []
         memory = sum(q.kind != "entity_pair" for q in questions)
-        self._status(f"{len(questions)} pending, {memory} of them memory conflicts")
+        said = f"{len(questions)} shown, {memory} of them memory conflicts"
+        self._status(said + (f" · {self.last_done} (ctrl+z undoes)" if self.last_done else ""))
 
     def _status(self, text: str) -> None:
         self.query_one("#status", Static).update(text)

@@ -48,7 +48,7 @@ class QueuePane(Vertical):
         table = self.query_one(RowTable)
         table.add_columns("#", "kind", "left", "right", "rule", "likely", "impact")
 
-    def show(self, questions: list[QuestionView]) -> None:
+    def show(self, questions: list[QuestionView], pending: int | None = None, waiting: int = 0) -> None:
         old = self.questions or []
         self.questions = questions
         table = self.query_one(RowTable)
@@ -61,13 +61,26 @@ class QueuePane(Vertical):
                     table.remove_row(str(q.id))
         else:
             self._fill(table, questions)
-        memory = sum(q.kind != "entity_pair" for q in questions)
-        title = f"Queue — {len(questions)} pending" + (f" ({memory} memory conflicts)" if memory else "")
-        if self.proposals_only:
-            plural = "s" if len(questions) != 1 else ""
-            title = f"Queue — {len(questions)} agent proposal{plural} pending (P: show all)"
-        self.query_one("#queue-title", Static).update(title)
+        self.query_one("#queue-title", Static).update(self._title(questions, pending, waiting))
         table.move_to_key(was_key, was_row)
+
+    def _title(self, questions: list[QuestionView], pending: int | None, waiting: int) -> str:
+        """The true counts: what is shown, what is pending, what a later pass will add."""
+        shown, pending = len(questions), len(questions) if pending is None else pending
+        memory = sum(q.kind != "entity_pair" for q in questions)
+        if self.proposals_only:
+            plural = "s" if shown != 1 else ""
+            parts = [f"{shown} agent proposal{plural} shown (P: show all)", f"{pending} pending"]
+        elif shown != pending:
+            parts = [f"{shown} shown", f"{pending} pending"]
+        else:
+            parts = [f"{pending} pending" + (f" ({memory} memory conflicts)" if memory else "")]
+        if waiting:
+            parts.append(f"{waiting} waiting for a later pass")
+        return "Queue — " + " · ".join(parts)
+
+    def move_to_question(self, question_id: int) -> None:
+        self.query_one(RowTable).move_to_key(str(question_id), self.query_one(RowTable).cursor_row)
 
     def _widths(self) -> tuple[int, int]:
         """(name, rule) column widths that keep likelihood and impact on screen: at 80 columns the
