@@ -299,3 +299,17 @@ async def test_g_and_G_go_to_the_ends_s_wraps_and_undo_lands_on_the_restored_que
         await wait_for(pilot, lambda: Question.get_by_id(question).status == "pending", "the undo")
         await settle(pilot)
         assert screen.question_id == question  # the cursor is on the question the undo put back
+
+
+@pilot_test
+async def test_a_decision_made_elsewhere_shows_up_without_a_key(demo_store, monkeypatch):
+    from memo_tui.core import decisions
+    from memo_tui.tui.screens import review
+
+    monkeypatch.setattr(review, "LIVE_SECONDS", 0.2)
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        pane = pilot.app.screen.query_one("QueuePane")
+        target = next(q for q in pane.questions if q.kind == "entity_pair")
+        decisions.answer("default", target.id, "reject", "bob", "cli")  # another reviewer, from the CLI
+        await wait_for(pilot, lambda: all(q.id != target.id for q in pane.questions), "the queue to follow")

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
 
-from memo_tui.store import Entity, Meta, Question
+from peewee import fn
+
+from memo_tui.store import Decision, Entity, Meta, Question, graph_version
 
 
 @dataclass(frozen=True)
@@ -91,3 +93,10 @@ def waiting(namespace: str) -> int:
 
 def pending_count(namespace: str) -> int:
     return Question.select().where((Question.namespace == namespace) & (Question.status == "pending")).count()
+
+
+def signature(namespace: str) -> tuple[int, int, int]:
+    """What changes when anyone (a reviewer, the CLI, an agent, a pass) changes the namespace: the
+    graph version, the pending count and the last decision; cheap enough to poll every few seconds."""
+    last = Decision.select(fn.MAX(Decision.id)).where(Decision.namespace == namespace).scalar() or 0
+    return graph_version(namespace), pending_count(namespace), last

@@ -17,6 +17,12 @@ class QueueLoaded(Message):
     questions: list[QuestionView]  # what the queue shows (all pending, or a filter's share)
     pending: int  # every pending question of the namespace
     waiting: int  # left by the last pass for a later one (the cap was full)
+    signature: tuple  # the store's state it was read at (`queue.signature`)
+
+
+@dataclass
+class StoreChanged(Message):
+    """Someone else changed the namespace (another reviewer, the CLI, an agent)."""
 
 
 @dataclass

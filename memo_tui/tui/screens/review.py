@@ -18,7 +18,7 @@ from memo_tui.core import decisions
 from memo_tui.core.decisions import AlreadyDecided
 from memo_tui.core.detail import question_detail
 from memo_tui.core.graph import related
-from memo_tui.core.queue import pending, pending_count, waiting
+from memo_tui.core.queue import pending, pending_count, signature, waiting
 from memo_tui.core.resolver import Cancelled, resolve
 from memo_tui.errors import MemoError
 from memo_tui.tui.messages import (
@@ -32,6 +32,7 @@ from memo_tui.tui.messages import (
     QueueLoaded,
     ResolveProgress,
     RevertRequested,
+    StoreChanged,
 )
 from memo_tui.tui.widgets.detail_pane import DetailPane
 from memo_tui.tui.widgets.history_pane import HistoryPane
@@ -39,6 +40,7 @@ from memo_tui.tui.widgets.neighbourhood_pane import NeighbourhoodPane
 from memo_tui.tui.widgets.queue_pane import QueuePane
 
 PANES = {"1": "detail", "2": "neighbourhood", "3": "history"}
+LIVE_SECONDS = 3.0  # how often the screen looks for changes made elsewhere (another reviewer, an agent)
 
 
 class ReviewScreen(Screen):
@@ -73,6 +75,7 @@ class ReviewScreen(Screen):
         self.proposals_only = False  # the queue shows agents' proposals only
         self.last_done: str | None = None  # the last decision made here, said in the status line
         self.restored: int | None = None  # a question an undo put back: the cursor goes there
+        self.seen: tuple | None = None  # the store's signature the queue shows
         self.neighbourhood_stale = False  # a decision changed the store since the neighbourhood was shown
 
     def compose(self) -> ComposeResult:
@@ -91,13 +94,21 @@ class ReviewScreen(Screen):
         self.sub_title = f"{self.store_label} · {self.namespace} · reviewer {self.actor}"
         self.query_one("#queue-table").focus()
         self.load_queue()
+        self.set_interval(LIVE_SECONDS, self.check_store)
 
     # -- workers -----------------------------------------------------------------------------
 
     @work(thread=True, exclusive=True, group="queue", exit_on_error=False)
     def load_queue(self) -> None:
+        mark = signature(self.namespace)
         shown = pending(self.namespace, proposed=self.proposals_only)
-        self.post_message(QueueLoaded(shown, pending_count(self.namespace), waiting(self.namespace)))
+        self.post_message(QueueLoaded(shown, pending_count(self.namespace), waiting(self.namespace), mark))
+
+    @work(thread=True, exclusive=True, group="live", exit_on_error=False)
+    def check_store(self) -> None:
+        """Every LIVE_SECONDS: has anyone changed the namespace since the queue was read?"""
+        if self.seen is not None and signature(self.namespace) != self.seen:
+            self.post_message(StoreChanged())
 
     @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
     def load_detail(self, question_id: int) -> None:
@@ -141,7 +152,16 @@ class ReviewScreen(Screen):
 
     # -- message handlers --------------------------------------------------------------------
 
+    def on_store_changed(self, message: StoreChanged) -> None:
+        if self.busy or self.resolving:  # our own change in flight: its reload follows
+            return
+        self.seen = None  # until the reload, do not report the same change again
+        self.load_queue()
+        if self.query_one(ContentSwitcher).current == "history":
+            self.load_history(self.query_one(HistoryPane).who)
+
     def on_queue_loaded(self, message: QueueLoaded) -> None:
+        self.seen = message.signature
         self.query_one(QueuePane).show(message.questions, message.pending, message.waiting)
         if self.restored is not None:  # after an undo, the cursor goes to the question it put back
             self.query_one(QueuePane).move_to_question(self.restored)
