@@ -313,3 +313,24 @@ async def test_a_decision_made_elsewhere_shows_up_without_a_key(demo_store, monk
         target = next(q for q in pane.questions if q.kind == "entity_pair")
         decisions.answer("default", target.id, "reject", "bob", "cli")  # another reviewer, from the CLI
         await wait_for(pilot, lambda: all(q.id != target.id for q in pane.questions), "the queue to follow")
+
+
+@pilot_test
+async def test_plus_shows_more_passages_and_j_k_scroll_the_focused_detail(demo_store):
+    async with demo_app(
+    ).run_test(size=WIDE) as pilot:  # fmt: skip
+        await select_question(pilot, "Claude Code", "claude-code")
+        detail = pilot.app.screen.query_one("DetailPane")
+        shown = [len(side.passages) for side in detail.detail.entities]
+        totals = [side.mentions for side in detail.detail.entities]
+        assert shown == [3, 3] and totals == [4, 4]
+        await pilot.press("plus")
+        await wait_for(pilot, lambda: [len(s.passages) for s in detail.detail.entities] == [4, 4], "more passages")
+        await pilot.press("tab")
+        assert pilot.app.focused is detail
+        await pilot.press("j", "j")
+        await settle(pilot)
+        assert detail.scroll_y > 0
+        await pilot.press("k", "k")
+        await settle(pilot)
+        assert detail.scroll_y == 0

@@ -59,12 +59,13 @@ class Detail:
         return asdict(self)
 
 
-def question_detail(namespace: str, question_id: int) -> Detail:
+def question_detail(namespace: str, question_id: int, passages: int = PASSAGES_PER_SIDE) -> Detail:
+    """The question's detail; `passages`: how many of each side's latest passages to show."""
     question = Question.get_or_none((Question.id == question_id) & (Question.namespace == namespace))
     if question is None:
         raise MemoError(f"no question {question_id} in namespace {namespace!r}")
     if question.kind == "entity_pair":
-        return _entity_detail(question)
+        return _entity_detail(question, passages)
     return _passage_detail(question)
 
 
@@ -76,14 +77,14 @@ def _live_mentions(entity_id: int):
     )
 
 
-def entity_side(entity: Entity) -> EntitySide:
+def entity_side(entity: Entity, passages: int = PASSAGES_PER_SIDE) -> EntitySide:
     rows = list(_live_mentions(entity.id).tuples())
     passage_ids = list(dict.fromkeys(pid for pid, _ in rows))
     recent = (
         Passage.select()
         .where(Passage.id.in_(passage_ids or [0]))
         .order_by(Passage.created_at.desc(), Passage.id.desc())
-        .limit(PASSAGES_PER_SIDE)
+        .limit(passages)
     )
     aliases = [a.name for a in Alias.select(Alias.name).where(Alias.entity == entity.id).order_by(Alias.name)]
     spellings = sorted({surface for _, surface in rows} | {entity.name} | set(aliases), key=lambda s: (-len(s), s))
@@ -98,12 +99,12 @@ def entity_side(entity: Entity) -> EntitySide:
     )
 
 
-def _entity_detail(question: Question) -> Detail:
+def _entity_detail(question: Question, passages: int) -> Detail:
     left_id, right_id = home_of(question.left_id), home_of(question.right_id)
     if left_id is None or right_id is None:
         return Detail(view(question), None, None, "one side was deleted; reject it or revert the delete")
     left, right = Entity.get_by_id(left_id), Entity.get_by_id(right_id)
-    sides = (entity_side(left), entity_side(right))
+    sides = (entity_side(left, passages), entity_side(right, passages))
     if left_id == right_id:
         return Detail(view(question), sides, None, "already one entity (the question is moot)")
     canonical, absorbed = canonical_order(left, right)

@@ -16,7 +16,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 
 from memo_tui.core import decisions
 from memo_tui.core.decisions import AlreadyDecided
-from memo_tui.core.detail import question_detail
+from memo_tui.core.detail import PASSAGES_PER_SIDE, question_detail
 from memo_tui.core.graph import related
 from memo_tui.core.queue import pending, pending_count, signature, waiting
 from memo_tui.core.resolver import Cancelled, resolve
@@ -40,6 +40,7 @@ from memo_tui.tui.widgets.neighbourhood_pane import NeighbourhoodPane
 from memo_tui.tui.widgets.queue_pane import QueuePane
 
 PANES = {"1": "detail", "2": "neighbourhood", "3": "history"}
+MORE_PASSAGES = 10  # what + adds to each side's passages in the detail
 LIVE_SECONDS = 3.0  # how often the screen looks for changes made elsewhere (another reviewer, an agent)
 
 
@@ -51,6 +52,7 @@ class ReviewScreen(Screen):
         Binding("b", "answer('keep_both')", "Keep both", id="keep_both"),
         Binding("s", "skip", "Skip", id="skip"),
         Binding("g,home", "first", "First question", id="first", show=False),
+        Binding("plus", "more_passages", "More passages", id="more_passages", show=False),
         Binding("G,end", "last", "Last question", id="last", show=False),
         Binding("e", "explore", "Explore", id="explore"),
         Binding("u", "revert", "Revert", id="revert", show=False),
@@ -76,6 +78,7 @@ class ReviewScreen(Screen):
         self.last_done: str | None = None  # the last decision made here, said in the status line
         self.restored: int | None = None  # a question an undo put back: the cursor goes there
         self.seen: tuple | None = None  # the store's signature the queue shows
+        self.passages_shown = PASSAGES_PER_SIDE  # of each side, in the detail (+ shows more)
         self.neighbourhood_stale = False  # a decision changed the store since the neighbourhood was shown
 
     def compose(self) -> ComposeResult:
@@ -111,8 +114,8 @@ class ReviewScreen(Screen):
             self.post_message(StoreChanged())
 
     @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
-    def load_detail(self, question_id: int) -> None:
-        self.post_message(DetailLoaded(question_detail(self.namespace, question_id)))
+    def load_detail(self, question_id: int, passages: int = PASSAGES_PER_SIDE) -> None:
+        self.post_message(DetailLoaded(question_detail(self.namespace, question_id, passages)))
 
     def show_neighbourhood(self, target: str) -> None:
         """Load the neighbourhood of an entity (the first one on a big store builds the graph)."""
@@ -183,7 +186,15 @@ class ReviewScreen(Screen):
             return  # already shown or on its way (a rebuilt table reports its cursor row again)
         self.explored_side = 1
         self.question_id = question_id
+        self.passages_shown = PASSAGES_PER_SIDE
         self.load_detail(question_id)
+
+    def action_more_passages(self) -> None:
+        """+: ten more of each side's latest passages in the detail."""
+        if self.question_id is None:
+            return
+        self.passages_shown += MORE_PASSAGES
+        self.load_detail(self.question_id, self.passages_shown)
 
     def on_detail_loaded(self, message: DetailLoaded) -> None:
         if message.detail.question.id == self.question_id:

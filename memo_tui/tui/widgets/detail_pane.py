@@ -7,6 +7,7 @@ import re
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
+from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
@@ -16,9 +17,28 @@ NAME_STYLE = "bold black on yellow"
 DIFF_STYLE = "bold white on red"
 
 
+_LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s")
+
+
+def reflowed(text: str) -> str:
+    """Spaces and line breaks inside a paragraph made one space; paragraph breaks and list items
+    (changelog bullets) kept on lines of their own."""
+    out: list[str] = []
+    for paragraph in re.split(r"\n\s*\n", text.strip()):
+        lines: list[str] = []
+        for line in paragraph.splitlines():
+            if lines and not _LIST_ITEM.match(line):
+                lines[-1] += " " + " ".join(line.split())
+            else:
+                lines.append((line[: len(line) - len(line.lstrip())] if _LIST_ITEM.match(line) else "")
+                             + " ".join(line.split()))  # fmt: skip
+        out.append("\n".join(lines))
+    return "\n\n".join(out)
+
+
 def highlighted(text: str, words: list[str], style: str, whole_words: bool = False) -> Text:
     """The text with every occurrence of the given spellings (or whole words) marked."""
-    out = Text(" ".join(text.split()))
+    out = Text(reflowed(text))
     for word in sorted(set(words), key=len, reverse=True):
         if word:
             pattern = rf"(?<!\w){re.escape(word)}(?!\w)" if whole_words else re.escape(word)
@@ -27,8 +47,10 @@ def highlighted(text: str, words: list[str], style: str, whole_words: bool = Fal
 
 
 def _excerpt_header(p: Excerpt) -> Text:
-    retired = "  [retired]" if p.retired else ""
-    return Text(f"{p.external_id} · {p.source or 'no source'} · {p.created_at:%Y-%m-%d}{retired}", style="dim")
+    """`2026-03-02 · wiki · ID`: one line; a long id is cut at the end, never wrapped into the text."""
+    retired = "[retired] " if p.retired else ""
+    line = f"{retired}{p.created_at:%Y-%m-%d} · {p.source or 'no source'} · {p.external_id}"
+    return Text(line, style="dim", no_wrap=True, overflow="ellipsis")
 
 
 def _entity_column(side: EntitySide) -> Group:
@@ -42,6 +64,8 @@ def _entity_column(side: EntitySide) -> Group:
     ]
     for p in side.passages:
         lines += [Text(""), _excerpt_header(p), highlighted(p.text, side.spellings, NAME_STYLE), *_links(p)]
+    if len(side.passages) < side.mentions:
+        lines += [Text(""), Text(f"{len(side.passages)} of {side.mentions} passages shown; + shows more", style="dim")]
     return Group(*lines)
 
 
@@ -77,18 +101,25 @@ class DetailPane(VerticalScroll):
         "Both sides of the highlighted question. Names are marked where the passages write them; for memory "
         "conflicts the words that differ are marked. m merges, M merges the other way, r rejects (different "
         "things / not a conflict), b keeps both, s skips, e explores the left name (again: the right one) "
-        "or what two passages are about."
+        "or what two passages are about; + shows more of each side's passages. Tab moves the focus here: "
+        "then j / k (or the arrows) scroll it, and tab goes back to the queue."
     )
+    BINDINGS = [
+        Binding("j", "scroll_down", "Scroll down", show=False),
+        Binding("k", "scroll_up", "Scroll up", show=False),
+    ]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(**kwargs)
         self.question_id: int | None = None  # the question on show
+        self.detail: Detail | None = None
         self.about: list[tuple[int, str]] = []  # for two passages: the entities both name
 
     def compose(self):
         yield Static("Nothing selected.", id="detail-body")
 
     def show(self, detail: Detail | None) -> None:
+        self.detail = detail
         self.question_id = detail.question.id if detail is not None else None
         self.about = detail.about if detail is not None else []
         body = self.query_one("#detail-body", Static)
