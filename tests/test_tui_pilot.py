@@ -334,3 +334,37 @@ async def test_plus_shows_more_passages_and_j_k_scroll_the_focused_detail(demo_s
         await pilot.press("k", "k")
         await settle(pilot)
         assert detail.scroll_y == 0
+
+
+@pilot_test
+async def test_the_queue_height_changes_and_ctrl_p_opens_the_command_palette(demo_store):
+    from textual.command import CommandPalette
+
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        queue = pilot.app.screen.query_one("QueuePane")
+        before = queue.size.height
+        await pilot.press("right_square_bracket", "right_square_bracket")
+        await settle(pilot)
+        assert queue.size.height > before
+        await pilot.press("left_square_bracket", "left_square_bracket", "left_square_bracket")
+        await settle(pilot)
+        assert queue.size.height < before
+        await pilot.press("ctrl+p")
+        await wait_for(pilot, lambda: isinstance(pilot.app.screen, CommandPalette), "the command palette")
+
+
+@pilot_test
+async def test_the_help_scrolls_with_j_and_k_at_80_by_24(demo_store):
+    async with demo_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        box = pilot.app.screen.query_one("#help-box")
+        assert box.max_scroll_y > 0  # at 80x24 the help is longer than the screen
+        await pilot.press("j", "j", "j")
+        await settle(pilot)
+        assert box.scroll_y == 3
+        await pilot.press("k")
+        await settle(pilot)
+        assert box.scroll_y == 2

@@ -29,7 +29,8 @@ def load_keymap() -> dict[str, str]:
 class MemoApp(App):
     CSS_PATH = "app.tcss"
     TITLE = "memo-tui"
-    ENABLE_COMMAND_PALETTE = False  # `/` opens the entity finder instead
+    # ctrl+p: Textual's command palette (themes, keys, screenshot, quit); `/` opens it on the entity finder
+    COMMAND_PALETTE_BINDING = "ctrl+p"
     BINDINGS = [
         Binding("q", "quit", "Quit", id="quit"),
         Binding("question_mark", "help", "Help", id="help"),

@@ -16,12 +16,17 @@ class HelpScreen(ModalScreen):
         Binding("escape", "dismiss", "Close", id="close_help"),
         Binding("question_mark", "dismiss", "Close", show=False),
         Binding("q", "dismiss", "Close", show=False),
+        Binding("j,down", "scroll(1)", "Scroll down", show=False),
+        Binding("k,up", "scroll(-1)", "Scroll up", show=False),
     ]
 
     def __init__(self, about: str, keys: list[tuple[str, str]]) -> None:
         super().__init__()
         self.about = about
         self.keys = keys
+
+    def action_scroll(self, lines: int) -> None:
+        self.query_one("#help-box", VerticalScroll).scroll_relative(y=lines, animate=False)
 
     def compose(self) -> ComposeResult:
         table = Table.grid(padding=(0, 2))
@@ -34,5 +39,8 @@ class HelpScreen(ModalScreen):
             yield Static(Text(self.about))
             yield Static(table)
             yield Static(
-                Text("Escape closes this help. Key overrides: [keys] in config.toml (see README).", style="dim")
+                Text(
+                    "j / k scroll, escape closes this help. Key overrides: [keys] in config.toml (see README).",
+                    style="dim",
+                )  # fmt: skip
             )

@@ -53,6 +53,8 @@ class ReviewScreen(Screen):
         Binding("s", "skip", "Skip", id="skip"),
         Binding("g,home", "first", "First question", id="first", show=False),
         Binding("plus", "more_passages", "More passages", id="more_passages", show=False),
+        Binding("right_square_bracket", "queue_height(1)", "Taller queue", id="queue_taller", show=False),
+        Binding("left_square_bracket", "queue_height(-1)", "Shorter queue", id="queue_shorter", show=False),
         Binding("G,end", "last", "Last question", id="last", show=False),
         Binding("e", "explore", "Explore", id="explore"),
         Binding("u", "revert", "Revert", id="revert", show=False),
@@ -79,6 +81,7 @@ class ReviewScreen(Screen):
         self.restored: int | None = None  # a question an undo put back: the cursor goes there
         self.seen: tuple | None = None  # the store's signature the queue shows
         self.passages_shown = PASSAGES_PER_SIDE  # of each side, in the detail (+ shows more)
+        self.queue_share = 40  # percent of the screen the queue takes ([ and ] change it)
         self.neighbourhood_stale = False  # a decision changed the store since the neighbourhood was shown
 
     def compose(self) -> ComposeResult:
@@ -90,7 +93,7 @@ class ReviewScreen(Screen):
                 yield NeighbourhoodPane(id="neighbourhood")
                 yield HistoryPane(id="history")
         yield Static("", id="status")
-        yield Footer()
+        yield Footer(show_command_palette=False)  # ctrl+p still opens it; the footer keeps room for ? and /
 
     def on_mount(self) -> None:
         self.title = "memo-tui"
@@ -188,6 +191,11 @@ class ReviewScreen(Screen):
         self.question_id = question_id
         self.passages_shown = PASSAGES_PER_SIDE
         self.load_detail(question_id)
+
+    def action_queue_height(self, step: int) -> None:
+        """] and [: the queue takes a tenth more or less of the screen (between 20% and 80%)."""
+        self.queue_share = min(80, max(20, self.queue_share + 10 * step))
+        self.query_one(QueuePane).styles.height = f"{self.queue_share}%"
 
     def action_more_passages(self) -> None:
         """+: ten more of each side's latest passages in the detail."""

@@ -37,4 +37,4 @@ class WelcomeScreen(Screen):
     def compose(self) -> ComposeResult:
         with Middle(), Center(id="welcome"):
             yield Markdown(WELCOME.format(store=self.store_label, location=_quoted(self.location)))
-        yield Footer()
+        yield Footer(show_command_palette=False)  # ctrl+p still opens it; the footer keeps room for ? and /
