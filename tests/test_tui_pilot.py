@@ -368,3 +368,29 @@ async def test_the_help_scrolls_with_j_and_k_at_80_by_24(demo_store):
         await pilot.press("k")
         await settle(pilot)
         assert box.scroll_y == 2
+
+
+@pilot_test
+async def test_n_renames_and_F_folds_the_entity_of_the_neighbourhood(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "Claude Code", "claude-code")
+        await pilot.press("e")  # the neighbourhood of the left name
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        await pilot.press("ctrl+u", *"Claude Code CLI", "enter")
+        await wait_for(pilot, lambda: Entity.get_or_none(Entity.name == "Claude Code CLI") is not None, "the rename")
+        await settle(pilot)
+        renamed = Entity.get(Entity.name == "Claude Code CLI")
+        await pilot.press("F")
+        await settle(pilot)
+        await pilot.press(*"Redis", "enter")
+        await wait_for(pilot, lambda: Entity.get_or_none(Entity.id == renamed.id) is None, "the fold")
+        fold = Fold.get(Fold.absorbed_id == renamed.id)
+        assert Entity.get_by_id(fold.canonical_id).name == "Redis" and fold.channel == "tui"
+        await settle(pilot)
+        await pilot.press("escape")  # nothing open: no harm
+        await pilot.press("1")
+        await pilot.press("n")  # not on the neighbourhood: says where n works, does nothing
+        await settle(pilot)
+        assert not any(type(s).__name__ == "AskScreen" for s in pilot.app.screen_stack)

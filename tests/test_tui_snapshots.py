@@ -145,3 +145,14 @@ def test_an_agents_proposal_in_the_queue_filtered_to_proposals(demo_store, snap_
         await select_question(pilot, "Robert Okafor", "Bob Okafor")
 
     assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
+
+
+def test_the_rename_prompt(demo_store, snap_compare):
+    async def run_before(pilot):
+        await select_question(pilot, "Claude Code", "claude-code")
+        await pilot.press("e")
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)

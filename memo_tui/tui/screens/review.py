@@ -34,6 +34,7 @@ from memo_tui.tui.messages import (
     RevertRequested,
     StoreChanged,
 )
+from memo_tui.tui.screens.ask import AskScreen
 from memo_tui.tui.widgets.detail_pane import DetailPane
 from memo_tui.tui.widgets.history_pane import HistoryPane
 from memo_tui.tui.widgets.neighbourhood_pane import NeighbourhoodPane
@@ -53,6 +54,8 @@ class ReviewScreen(Screen):
         Binding("s", "skip", "Skip", id="skip"),
         Binding("g,home", "first", "First question", id="first", show=False),
         Binding("plus", "more_passages", "More passages", id="more_passages", show=False),
+        Binding("n", "rename", "Rename the entity shown", id="rename", show=False),
+        Binding("F", "fold_into", "Fold the entity shown into another", id="fold_into", show=False),
         Binding("right_square_bracket", "queue_height(1)", "Taller queue", id="queue_taller", show=False),
         Binding("left_square_bracket", "queue_height(-1)", "Shorter queue", id="queue_shorter", show=False),
         Binding("G,end", "last", "Last question", id="last", show=False),
@@ -191,6 +194,40 @@ class ReviewScreen(Screen):
         self.question_id = question_id
         self.passages_shown = PASSAGES_PER_SIDE
         self.load_detail(question_id)
+
+    def _shown_entity(self) -> tuple[int, str] | None:
+        """The entity of the neighbourhood pane (opened with e or /): what n and F act on."""
+        trail = self.query_one(NeighbourhoodPane).trail
+        if self.query_one(ContentSwitcher).current != "neighbourhood" or not trail:
+            self.notify("n and F act on the entity of the neighbourhood: open one with e or /.", severity="warning")
+            return None
+        return trail[-1]
+
+    def action_rename(self) -> None:
+        shown = self._shown_entity()
+        if shown is None:
+            return
+        entity_id, name = shown
+
+        def rename(new: str | None) -> None:
+            if new and new != name:
+                self._start(lambda ns, actor, channel: decisions.rename(ns, f"#{entity_id}", new, actor, channel))
+
+        self.app.push_screen(AskScreen(f"New name for {name!r}:", name), rename)
+
+    def action_fold_into(self) -> None:
+        shown = self._shown_entity()
+        if shown is None:
+            return
+        entity_id, name = shown
+
+        def fold(target: str | None) -> None:
+            if target:
+                self._start(
+                    lambda ns, actor, channel: decisions.manual_fold(ns, f"#{entity_id}", target, actor, channel)
+                )
+
+        self.app.push_screen(AskScreen(f"Fold {name!r} into which entity? (a name, an alias or #id)"), fold)
 
     def action_queue_height(self, step: int) -> None:
         """] and [: the queue takes a tenth more or less of the screen (between 20% and 80%)."""
