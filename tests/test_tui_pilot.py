@@ -394,3 +394,22 @@ async def test_n_renames_and_F_folds_the_entity_of_the_neighbourhood(demo_store)
         await pilot.press("n")  # not on the neighbourhood: says where n works, does nothing
         await settle(pilot)
         assert not any(type(s).__name__ == "AskScreen" for s in pilot.app.screen_stack)
+
+
+@pilot_test
+async def test_colon_jumps_to_a_question_and_ctrl_f_filters_the_queue(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        screen = pilot.app.screen
+        pane = screen.query_one("QueuePane")
+        last = pane.questions[-1].id
+        await pilot.press("colon", *str(last), "enter")
+        await settle(pilot)
+        assert screen.question_id == last
+        await pilot.press("ctrl+f", *"lowercase", "enter")
+        await settle(pilot)
+        assert pane.questions and all(q.rule == "case-lowercase" for q in pane.questions)
+        assert "filter 'lowercase'" in str(screen.query_one("#queue-title").render())
+        await pilot.press("ctrl+f", "ctrl+u", "enter")  # empty: the whole queue again
+        await settle(pilot)
+        assert any(q.kind != "entity_pair" for q in pane.questions)

@@ -156,3 +156,12 @@ def test_the_rename_prompt(demo_store, snap_compare):
         await settle(pilot)
 
     assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
+
+
+def test_the_queue_filtered_by_a_text(demo_store, snap_compare):
+    async def run_before(pilot):
+        await settle(pilot)
+        await pilot.press("ctrl+f", *"conflict", "enter")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)

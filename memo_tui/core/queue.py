@@ -100,3 +100,15 @@ def signature(namespace: str) -> tuple[int, int, int]:
     graph version, the pending count and the last decision; cheap enough to poll every few seconds."""
     last = Decision.select(fn.MAX(Decision.id)).where(Decision.namespace == namespace).scalar() or 0
     return graph_version(namespace), pending_count(namespace), last
+
+
+# how a question's kind is shown (the queue's kind column) and can be searched for
+KIND_LABELS = {"entity_pair": "names", "duplicate": "duplicate", "contradiction": "conflict"}
+
+
+def matches(question: QuestionView, text: str) -> bool:
+    """Does the question's kind (as stored or as shown), rule, names or reason contain the text (any case)?"""
+    wanted = text.casefold()
+    label = KIND_LABELS.get(question.kind, question.kind)
+    fields = (question.kind, label, question.rule, question.left_name, question.right_name, question.reason)
+    return any(wanted in value.casefold() for value in fields)

@@ -18,7 +18,7 @@ from memo_tui.core import decisions
 from memo_tui.core.decisions import AlreadyDecided
 from memo_tui.core.detail import PASSAGES_PER_SIDE, question_detail
 from memo_tui.core.graph import related
-from memo_tui.core.queue import pending, pending_count, signature, waiting
+from memo_tui.core.queue import matches, pending, pending_count, signature, waiting
 from memo_tui.core.resolver import Cancelled, resolve
 from memo_tui.errors import MemoError
 from memo_tui.tui.messages import (
@@ -55,6 +55,8 @@ class ReviewScreen(Screen):
         Binding("g,home", "first", "First question", id="first", show=False),
         Binding("plus", "more_passages", "More passages", id="more_passages", show=False),
         Binding("n", "rename", "Rename the entity shown", id="rename", show=False),
+        Binding("colon", "jump", "Go to question #", id="jump", show=False),
+        Binding("ctrl+f", "filter", "Filter the queue (kind, rule, name)", id="filter_queue", show=False),
         Binding("F", "fold_into", "Fold the entity shown into another", id="fold_into", show=False),
         Binding("right_square_bracket", "queue_height(1)", "Taller queue", id="queue_taller", show=False),
         Binding("left_square_bracket", "queue_height(-1)", "Shorter queue", id="queue_shorter", show=False),
@@ -85,6 +87,7 @@ class ReviewScreen(Screen):
         self.seen: tuple | None = None  # the store's signature the queue shows
         self.passages_shown = PASSAGES_PER_SIDE  # of each side, in the detail (+ shows more)
         self.queue_share = 40  # percent of the screen the queue takes ([ and ] change it)
+        self.queue_filter = ""  # ctrl+f: only questions whose kind, rule or names contain this
         self.neighbourhood_stale = False  # a decision changed the store since the neighbourhood was shown
 
     def compose(self) -> ComposeResult:
@@ -111,6 +114,8 @@ class ReviewScreen(Screen):
     def load_queue(self) -> None:
         mark = signature(self.namespace)
         shown = pending(self.namespace, proposed=self.proposals_only)
+        if self.queue_filter:
+            shown = [q for q in shown if matches(q, self.queue_filter)]
         self.post_message(QueueLoaded(shown, pending_count(self.namespace), waiting(self.namespace), mark))
 
     @work(thread=True, exclusive=True, group="live", exit_on_error=False)
@@ -177,7 +182,10 @@ class ReviewScreen(Screen):
             self.restored = None
         if not message.questions:
             self.question_id = None
-            self.query_one(DetailPane).show(None)
+            if self.queue_filter or self.proposals_only:
+                self.query_one(DetailPane).show(None, "Nothing matches what the queue is filtered to (ctrl+f, P).")
+            else:
+                self.query_one(DetailPane).show(None)
         self._queue_status()
         # the highlight event only fires when the row changes; load the detail of the row shown
         selected = self.query_one(QueuePane).selected_id()
@@ -228,6 +236,28 @@ class ReviewScreen(Screen):
                 )
 
         self.app.push_screen(AskScreen(f"Fold {name!r} into which entity? (a name, an alias or #id)"), fold)
+
+    def action_jump(self) -> None:
+        def jump(answer: str | None) -> None:
+            number = (answer or "").lstrip("#")
+            if not number.isdigit():
+                return
+            pane = self.query_one(QueuePane)
+            if all(q.id != int(number) for q in pane.questions or []):
+                self.notify(f"question {number} is not in the queue shown", severity="warning")
+                return
+            pane.move_to_question(int(number))
+
+        self.app.push_screen(AskScreen("Go to question number:"), jump)
+
+    def action_filter(self) -> None:
+        def apply(answer: str | None) -> None:
+            self.queue_filter = answer or ""
+            self.query_one(QueuePane).queue_filter = self.queue_filter
+            self.load_queue()
+
+        prompt = "Show only questions whose kind, rule or names contain (empty: all):"
+        self.app.push_screen(AskScreen(prompt, self.queue_filter), apply)
 
     def action_queue_height(self, step: int) -> None:
         """] and [: the queue takes a tenth more or less of the screen (between 20% and 80%)."""

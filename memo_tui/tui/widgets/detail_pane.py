@@ -118,12 +118,10 @@ class DetailPane(VerticalScroll):
     def compose(self):
         yield Static("Nothing selected.", id="detail-body")
 
-    def show(self, detail: Detail | None) -> None:
+    def show(self, detail: Detail | None, empty: str = "Nothing pending. Press R to run a resolution pass.") -> None:
         self.detail = detail
         self.question_id = detail.question.id if detail is not None else None
         self.about = detail.about if detail is not None else []
         body = self.query_one("#detail-body", Static)
-        body.update(
-            render_detail(detail) if detail is not None else "Nothing pending. Press R to run a resolution pass."
-        )
+        body.update(render_detail(detail) if detail is not None else empty)
         self.scroll_home(animate=False)

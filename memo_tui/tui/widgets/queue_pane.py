@@ -6,11 +6,9 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from memo_tui.core.queue import QuestionView
+from memo_tui.core.queue import KIND_LABELS, QuestionView
 from memo_tui.tui.messages import QuestionHighlighted
 from memo_tui.tui.widgets.tables import RowTable
-
-KIND_LABELS = {"entity_pair": "names", "duplicate": "duplicate", "contradiction": "conflict"}
 
 
 def _short(text: str, width: int = 26) -> str:
@@ -39,6 +37,7 @@ class QueuePane(Vertical):
         self.questions: list[QuestionView] | None = None  # None until the first load arrives
         self.proposals_only = False  # the screen shows agents' proposals only (P)
         self._shown_widths: tuple[int, int] | None = None
+        self.queue_filter = ""  # the screen's ctrl+f filter, named in the title
 
     def compose(self) -> ComposeResult:
         yield Static("Queue", id="queue-title", classes="pane-title")
@@ -77,6 +76,8 @@ class QueuePane(Vertical):
             parts = [f"{pending} pending" + (f" ({memory} memory conflicts)" if memory else "")]
         if waiting:
             parts.append(f"{waiting} waiting for a later pass")
+        if self.queue_filter:
+            parts.append(f"filter {self.queue_filter!r} (ctrl+f)")
         return "Queue — " + " · ".join(parts)
 
     def move_to_question(self, question_id: int) -> None:
