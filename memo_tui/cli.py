@@ -79,7 +79,7 @@ def build_parser() -> argparse.ArgumentParser:
     actions = graph.add_subparsers(dest="action", metavar="ACTION", required=True)
     actions.add_parser("merges", parents=[common], help="pending questions (same as `queue`)")
     merge = actions.add_parser("merge", parents=[common, reviewer], help="answer: the two are one thing")
-    merge.add_argument("question", type=int, metavar="N")
+    merge.add_argument("question", type=int, nargs="+", metavar="N", help="one question, or several: one decision")
     merge.add_argument("--swap", action="store_true", help="fold the other way round")
     merge.add_argument("--keep", choices=("left", "right"), help="for passage conflicts: which passage stays")
     for name, text in (
@@ -87,7 +87,11 @@ def build_parser() -> argparse.ArgumentParser:
         ("keep-both", "answer: keep both, do not ask again"),
     ):
         answer = actions.add_parser(name, parents=[common, reviewer], help=text)
-        answer.add_argument("question", type=int, metavar="N")
+        answer.add_argument("question", type=int, nargs="+", metavar="N", help="one question, or several: one decision")
+        answer.add_argument(
+            "--like", action="store_true", help="every pending question of N's pattern (shows how many)"
+        )
+        answer.add_argument("--yes", action="store_true", help="with --like: do it, not just count")
     revert = actions.add_parser("revert", parents=[common, reviewer], help="undo a decision by its id")
     revert.add_argument("decision", type=int, metavar="ID")
     revert.add_argument("--fold", action="store_true", help="ID is a fold id, not a decision id")
@@ -307,10 +311,28 @@ def cmd_graph(args: argparse.Namespace) -> int:
         _print(args, [v.as_dict() for v in views], "\n".join(lines) or "no decisions yet")
         return 0
     actor, channel = _reviewer(args)
-    if args.action == "merge":
-        view = decisions.answer(args.ns, args.question, "merge", actor, channel, swap=args.swap, keep=args.keep)
+    if args.action == "merge" and len(args.question) == 1:
+        view = decisions.answer(args.ns, args.question[0], "merge", actor, channel, swap=args.swap, keep=args.keep)
+    elif args.action == "merge":
+        if args.swap or args.keep:
+            raise MemoError("--swap and --keep answer one question; give one N")
+        view = decisions.answer_batch(args.ns, args.question, "merge", actor, channel)
     elif args.action in ("reject", "keep-both"):
-        view = decisions.answer(args.ns, args.question, args.action.replace("-", "_"), actor, channel)
+        action = args.action.replace("-", "_")
+        ids = args.question
+        if args.like:
+            if len(ids) != 1:
+                raise MemoError("--like takes one question: the one whose pattern to answer")
+            ids = decisions.questions_like(args.ns, ids[0])
+            if not args.yes:
+                text = f"would {args.action} {len(ids)} pending questions like #{args.question[0]}; add --yes to do it"
+                _print(args, {"questions": ids, "done": False}, text)
+                return 0
+        view = (
+            decisions.answer(args.ns, ids[0], action, actor, channel)
+            if len(ids) == 1
+            else decisions.answer_batch(args.ns, ids, action, actor, channel)
+        )
     elif args.action == "revert":
         revert = decisions.revert_fold if args.fold else decisions.revert
         view = revert(args.ns, args.decision, actor, channel)

@@ -261,3 +261,63 @@ def test_undo_says_when_there_is_nothing_to_undo(priya):
         decisions.undo_last(NS, "alice", "cli")
     decision = decisions.answer(NS, priya["raman_pr"], "reject", "alice", "cli")
     assert decisions.undo_last(NS, "alice", "cli").payload["decision"] == decision.id
+
+
+def test_a_batch_answers_as_one_decision_that_reverts_undoes_and_redoes_as_one(pairs):
+    before = graph_rows()
+    q1, q2 = ask("PostgreSQL", "Postgres"), ask("Claude Code", "claude-code")
+    batch = decisions.answer_batch(NS, [q1, q2], "merge", "alice", "tui")
+    assert batch.action == "batch" and status(q1) == status(q2) == "merged"
+    assert graph_rows() != before
+    decisions.undo_last(NS, "alice", "tui")  # one undo for the whole batch
+    assert status(q1) == status(q2) == "pending" and graph_rows() == before
+    decisions.redo_last(NS, "alice", "tui")
+    assert status(q1) == status(q2) == "merged"
+    again = decisions.history(NS)[0]
+    assert again.action == "batch"
+    decisions.revert(NS, again.id, "bob", "cli")  # anyone may revert it, as one
+    assert status(q1) == status(q2) == "pending" and graph_rows() == before
+
+
+def test_a_batch_is_all_or_none_and_one_answer_of_it_reverts_alone(pairs):
+    q1, q2 = ask("PostgreSQL", "Postgres"), ask("Claude Code", "claude-code")
+    decisions.answer(NS, q2, "reject", "bob", "cli")
+    with pytest.raises(AlreadyDecided):
+        decisions.answer_batch(NS, [q1, q2], "reject", "alice", "cli")
+    assert status(q1) == "pending"  # nothing of the batch was kept
+    decisions.revert(NS, decisions.history(NS)[0].id, "bob", "cli")
+    batch = decisions.answer_batch(NS, [q1, q2], "reject", "alice", "cli")
+    first = batch.payload["decisions"][0]
+    decisions.revert(NS, first, "alice", "cli")  # one answer of the batch, from the history
+    assert status(q1) == "pending" and status(q2) == "rejected"
+    decisions.revert(NS, batch.id, "alice", "cli")  # the rest of the batch
+    assert status(q2) == "pending"
+
+
+def test_questions_like_this_one_share_its_pattern(store):
+    names = [{"name": n, "type": None} for n in ("Redis", "redis", "Kafka", "kafka", "Vault", "Vaults")]
+    ingest_records(NS, [PassageRecord("p", "Three tools.", "a", entities=names)])
+    like = []
+    for a, b, rule in (("Redis", "redis", "case-lowercase"), ("Kafka", "kafka", "case-lowercase"),
+                       ("Vault", "Vaults", "plural")):  # fmt: skip
+        q = Question.get_by_id(ask(a, b))
+        Question.update(rule=rule, pattern=rule).where(Question.id == q.id).execute()
+        like.append(q.id)
+    assert decisions.questions_like(NS, like[1]) == [like[1], like[0]]
+
+
+def test_the_cli_answers_several_questions_and_every_one_like_this(pairs, run_cli):
+    q1, q2 = ask("PostgreSQL", "Postgres"), ask("Claude Code", "claude-code")
+    for q in (q1, q2):
+        Question.update(pattern="case-lowercase", rule="case-lowercase").where(Question.id == q).execute()
+    code, out, _ = run_cli("graph", "reject", str(q1), "--like")
+    assert code == 0 and out.strip() == f"would reject 2 pending questions like #{q1}; add --yes to do it"
+    assert status(q1) == status(q2) == "pending"
+    code, out, _ = run_cli("graph", "reject", str(q1), "--like", "--yes", "--as", "alice")
+    assert code == 0 and status(q1) == status(q2) == "rejected"
+    assert run_cli("graph", "undo", "--as", "alice")[0] == 0
+    assert status(q1) == status(q2) == "pending"
+    code, _, err = run_cli("graph", "merge", str(q1), str(q2), "--swap")
+    assert code == 2 and "--swap and --keep answer one question" in err
+    assert run_cli("graph", "merge", str(q1), str(q2), "--as", "alice")[0] == 0
+    assert status(q1) == status(q2) == "merged"

@@ -13,6 +13,8 @@ from contextlib import nullcontext
 from dataclasses import dataclass
 from datetime import datetime
 
+from peewee import fn
+
 from memo_tui.core import folds, passages
 from memo_tui.core.entities import require
 from memo_tui.errors import MemoError
@@ -183,6 +185,48 @@ def answer(
         if question.kind == "entity_pair":
             return _answer_pair(namespace, question, action, actor, channel, swap)
         return _answer_passages(namespace, question, action, actor, channel, keep, swap)
+
+
+def answer_batch(namespace: str, question_ids, action: str, actor: str, channel: str) -> DecisionView:
+    """Answer several pending questions the same way as one decision, all or none: each answer is a
+    decision of its own (revertible alone from the history), and the batch reverts and undoes as one."""
+    ids = list(dict.fromkeys(question_ids))
+    if not ids:
+        raise MemoError("no questions to answer")
+    if action not in ANSWERS:
+        raise MemoError(f"unknown answer {action!r}; one of {', '.join(ANSWERS)}")
+    with writing(namespace):
+        children = [answer(namespace, qid, action, actor, channel) for qid in ids]
+        said = "; ".join(child.summary for child in children[:3]) + ("; …" if len(children) > 3 else "")
+        payload = {
+            "decisions": [child.id for child in children],
+            "questions": ids,
+            "answer": action,
+            "summary": f"{action} on {len(children)} questions: {said}",
+        }
+        return _record(namespace, "batch", actor, channel, payload)
+
+
+def questions_like(namespace: str, question_id: int) -> list[int]:
+    """The pending name questions of the same pattern as this one (it first), by rank: "every question
+    like this"."""
+    question = Question.get_or_none((Question.id == question_id) & (Question.namespace == namespace))
+    if question is None:
+        raise MemoError(f"no question {question_id} in namespace {namespace!r}")
+    if question.kind != "entity_pair":
+        raise MemoError(f"question {question_id} is a passage conflict; only name questions come in patterns")
+    pattern = question.pattern or question.rule
+    rows = (
+        Question.select(Question.id)
+        .where(
+            (Question.namespace == namespace)
+            & (Question.kind == "entity_pair")
+            & (Question.status == "pending")
+            & (fn.COALESCE(Question.pattern, Question.rule) == pattern)
+        )
+        .order_by(Question.priority.desc(), Question.id)
+    )
+    return [question_id] + [qid for (qid,) in rows.tuples() if qid != question_id]
 
 
 def _answer_pair(namespace, question, action, actor, channel, swap) -> DecisionView:
@@ -371,7 +415,10 @@ def revert(namespace: str, decision_id: int, actor: str, channel: str) -> Decisi
         if claimed != 1:  # another revert of the same decision got there first (PostgreSQL re-reads the row)
             raise MemoError(f"decision {decision_id} was reverted by someone else just now")
         payload = json.loads(row.payload)
-        _UNDO[row.action](namespace, row, payload)
+        if row.action == "batch":
+            _revert_batch(namespace, payload, actor, channel)
+        else:
+            _UNDO[row.action](namespace, row, payload)
         if row.question_id is not None:
             _reopen_questions([row.question_id])
         summary = f"reverted #{row.id}: {payload.get('summary', row.action)}"
@@ -433,6 +480,8 @@ def _reapply(namespace: str, revert_row: Decision, actor: str, channel: str) -> 
             canonical, _ = folds.canonical_order(left, right)
             swap = canonical.id != payload["canonical"]["id"]
             return answer(namespace, question.id, "merge", actor, channel, swap=swap)
+    if original.action == "batch":
+        return answer_batch(namespace, payload["questions"], payload["answer"], actor, channel)
     if original.action == "fold" and original.channel != "auto":
         return manual_fold(namespace, payload["absorbed"]["name"], payload["canonical"]["name"], actor, channel)
     raise MemoError(f"decision {original.id} ({original.action}) cannot be made again from here; make it anew")
@@ -493,6 +542,14 @@ def _undo_rename(namespace: str, row: Decision, payload: dict) -> None:
 
 def _undo_nothing(namespace: str, row: Decision, payload: dict) -> None:
     return None
+
+
+def _revert_batch(namespace: str, payload: dict, actor: str, channel: str) -> None:
+    """Each answer of a batch reverted, newest first, by whoever reverts the batch (answers already
+    reverted alone are left as they are)."""
+    for child_id in reversed(payload["decisions"]):
+        if Decision.get_by_id(child_id).undone_at is None:
+            revert(namespace, child_id, actor, channel)
 
 
 _UNDO = {
