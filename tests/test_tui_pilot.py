@@ -413,3 +413,44 @@ async def test_colon_jumps_to_a_question_and_ctrl_f_filters_the_queue(demo_store
         await pilot.press("ctrl+f", "ctrl+u", "enter")  # empty: the whole queue again
         await settle(pilot)
         assert any(q.kind != "entity_pair" for q in pane.questions)
+
+
+@pilot_test
+async def test_space_marks_questions_that_one_key_answers_and_one_undo_restores(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "Redis", "redis")
+        pane = pilot.app.screen.query_one("QueuePane")
+        first = pilot.app.screen.question_id
+        await pilot.press("space")  # marks Redis / redis, the cursor moves on
+        await settle(pilot)
+        second = pilot.app.screen.question_id
+        await pilot.press("space")
+        assert pane.marked == {first, second}
+        await pilot.press("r")
+        await wait_for(
+            pilot, lambda: {Question.get_by_id(q).status for q in (first, second)} == {"rejected"}, "the batch"
+        )
+        await settle(pilot)
+        assert Decision.select().where(Decision.action == "batch").count() == 1 and not pane.marked
+        await pilot.press("ctrl+z")
+        await wait_for(
+            pilot, lambda: {Question.get_by_id(q).status for q in (first, second)} == {"pending"}, "one undo"
+        )
+
+
+@pilot_test
+async def test_x_rejects_every_question_like_this_after_saying_how_many(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "Redis", "redis")
+        question = Question.get_by_id(pilot.app.screen.question_id)
+        like = Question.select().where(
+            (Question.status == "pending") & (Question.pattern == question.pattern) & (Question.kind == "entity_pair")
+        )
+        count = like.count()
+        assert count > 1
+        await pilot.press("X")
+        await settle(pilot)
+        prompt = pilot.app.screen.query_one("Static")
+        assert f"Reject all {count} pending questions like #{question.id}" in str(prompt.render())
+        await pilot.press(*"yes", "enter")
+        await wait_for(pilot, lambda: not like.exists(), "every question like it to be rejected")

@@ -165,3 +165,21 @@ def test_the_queue_filtered_by_a_text(demo_store, snap_compare):
         await settle(pilot)
 
     assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
+
+
+def test_the_batch_preview_of_every_question_like_this(demo_store, snap_compare):
+    async def run_before(pilot):
+        await select_question(pilot, "Redis", "redis")
+        await pilot.press("X")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
+
+
+def test_two_questions_marked_for_a_batch_answer(demo_store, snap_compare):
+    async def run_before(pilot):
+        await select_question(pilot, "Redis", "redis")
+        await pilot.press("space", "space")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)

@@ -52,6 +52,8 @@ class ReviewScreen(Screen):
         Binding("r", "answer('reject')", "Reject", id="reject"),
         Binding("b", "answer('keep_both')", "Keep both", id="keep_both"),
         Binding("s", "skip", "Skip", id="skip"),
+        Binding("space", "mark", "Mark for a batch answer", id="mark", show=False),
+        Binding("X", "reject_like", "Reject every question like this", id="reject_like", show=False),
         Binding("g,home", "first", "First question", id="first", show=False),
         Binding("plus", "more_passages", "More passages", id="more_passages", show=False),
         Binding("n", "rename", "Rename the entity shown", id="rename", show=False),
@@ -368,10 +370,41 @@ class ReviewScreen(Screen):
             self._show_pane("detail")
             self.notify("The question is shown again; press the key once more to answer it.")
             return
+        marked = sorted(self.query_one(QueuePane).marked)
+        if marked:  # the marked questions, as one decision (one ctrl+z undoes it)
+            self._start(lambda ns, actor, channel: decisions.answer_batch(ns, marked, action, actor, channel))
+            return
         self._start(
             lambda ns, qid, actor, channel: decisions.answer(ns, qid, action, actor, channel, swap=swap),
             self.question_id,
         )
+
+    def action_mark(self) -> None:
+        self.query_one(QueuePane).toggle_mark()
+        marked = len(self.query_one(QueuePane).marked)
+        self._status(f"{marked} marked: m, r or b answers them together (space unmarks)" if marked else "none marked")
+
+    def action_reject_like(self) -> None:
+        """X: reject every pending question of this one's pattern, after saying how many."""
+        if self.question_id is None:
+            return
+        question_id = self.question_id
+
+        def confirmed(answer: str | None) -> None:
+            if (answer or "").casefold() in ("y", "yes"):
+                self._start(lambda ns, actor, channel: decisions.answer_batch(ns, like, "reject", actor, channel))
+
+        try:
+            like = decisions.questions_like(self.namespace, question_id)
+        except MemoError as exc:
+            self.notify(str(exc), severity="warning")
+            return
+        question = next(q for q in self.query_one(QueuePane).questions or [] if q.id == question_id)
+        prompt = (
+            f"Reject all {len(like)} pending questions like #{question_id} (rule {question.rule}) as one "
+            "decision? Type yes to do it."
+        )
+        self.app.push_screen(AskScreen(prompt), confirmed)
 
     def action_skip(self) -> None:
         table = self.query_one("#queue-table", DataTable)

@@ -38,6 +38,7 @@ class QueuePane(Vertical):
         self.proposals_only = False  # the screen shows agents' proposals only (P)
         self._shown_widths: tuple[int, int] | None = None
         self.queue_filter = ""  # the screen's ctrl+f filter, named in the title
+        self.marked: set[int] = set()  # questions marked with space, answered together
 
     def compose(self) -> ComposeResult:
         yield Static("Queue", id="queue-title", classes="pane-title")
@@ -45,11 +46,12 @@ class QueuePane(Vertical):
 
     def on_mount(self) -> None:
         table = self.query_one(RowTable)
-        table.add_columns("#", "kind", "left", "right", "rule", "likely", "impact")
+        self._column_keys = table.add_columns("#", "kind", "left", "right", "rule", "likely", "impact")
 
     def show(self, questions: list[QuestionView], pending: int | None = None, waiting: int = 0) -> None:
         old = self.questions or []
         self.questions = questions
+        self.marked &= {q.id for q in questions}  # answered or gone: no longer marked
         table = self.query_one(RowTable)
         was_key, was_row = table.selected_key(), table.cursor_row
         kept = {q.id for q in questions}
@@ -100,7 +102,7 @@ class QueuePane(Vertical):
         for q in questions:
             left, right = _sides(q)
             table.add_row(
-                str(q.id),
+                self._number(q.id),
                 KIND_LABELS.get(q.kind, q.kind),
                 _short(left, names),
                 _short(right, names),
@@ -109,6 +111,19 @@ class QueuePane(Vertical):
                 str(q.impact),
                 key=str(q.id),
             )
+
+    def _number(self, question_id: int) -> str:
+        return f"✓{question_id}" if question_id in self.marked else str(question_id)
+
+    def toggle_mark(self) -> None:
+        """Space: mark the highlighted question for a batch answer, or unmark it."""
+        table = self.query_one(RowTable)
+        question_id = self.selected_id()
+        if question_id is None:
+            return
+        self.marked ^= {question_id}
+        table.update_cell(str(question_id), self._column_keys[0], self._number(question_id))
+        table.action_cursor_down()
 
     def selected_id(self) -> int | None:
         key = self.query_one(RowTable).selected_key()
