@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, fields, replace
+from typing import NamedTuple
 
 from peewee import fn
 
@@ -95,11 +96,18 @@ def pending_count(namespace: str) -> int:
     return Question.select().where((Question.namespace == namespace) & (Question.status == "pending")).count()
 
 
-def signature(namespace: str) -> tuple[int, int, int]:
-    """What changes when anyone (a reviewer, the CLI, an agent, a pass) changes the namespace: the
-    graph version, the pending count and the last decision; cheap enough to poll every few seconds."""
+class Signature(NamedTuple):
+    """What changes when anyone (a reviewer, the CLI, an agent, a pass) changes the namespace."""
+
+    version: int  # the graph version
+    pending: int  # pending questions
+    last_decision: int
+
+
+def signature(namespace: str) -> Signature:
+    """The namespace's signature now; cheap enough to poll every few seconds."""
     last = Decision.select(fn.MAX(Decision.id)).where(Decision.namespace == namespace).scalar() or 0
-    return graph_version(namespace), pending_count(namespace), last
+    return Signature(graph_version(namespace), pending_count(namespace), last)
 
 
 # how a question's kind is shown (the queue's kind column) and can be searched for

@@ -367,12 +367,12 @@ def _fold_group(
     def verdict(a: Name, b: Name) -> Verdict:
         # a reviewer's keep-apart on anything already folded into either side covers the pair
         ids_a, ids_b = merged.get(a.id, {a.id}), merged.get(b.id, {b.id})
-        kept_apart = any(frozenset((x, y)) in settled for x in ids_a for y in ids_b)
-        # and one made while the pass ran (read inside this group's transaction)
-        kept_apart = kept_apart or (
-            not dry_run and decisions.kept_apart(namespace, a.id, b.id, SETTLED_KINDS) is not None
-        )
-        return judge_pair(a, b, settled=kept_apart)
+        said = judge_pair(a, b, settled=any(frozenset((x, y)) in settled for x in ids_a for y in ids_b))
+        # and one made while the pass ran, read inside this group's transaction (only for a fold: the
+        # one verdict a keep-apart changes here)
+        if said.kind == "fold" and not dry_run and decisions.kept_apart(namespace, a.id, b.id, SETTLED_KINDS):
+            return judge_pair(a, b, settled=True)
+        return said
 
     canonical, *rest = sorted(members, key=lambda n: _rank(n, counts))
     leftover = []

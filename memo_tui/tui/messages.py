@@ -9,7 +9,7 @@ from textual.message import Message
 from memo_tui.core.decisions import DecisionView
 from memo_tui.core.detail import Detail
 from memo_tui.core.graph import Related
-from memo_tui.core.queue import QuestionView
+from memo_tui.core.queue import QuestionView, Signature
 
 
 @dataclass
@@ -17,7 +17,7 @@ class QueueLoaded(Message):
     questions: list[QuestionView]  # what the queue shows (all pending, or a filter's share)
     pending: int  # every pending question of the namespace
     waiting: int  # left by the last pass for a later one (the cap was full)
-    signature: tuple  # the store's state it was read at (`queue.signature`)
+    signature: Signature  # the store's state it was read at
 
 
 @dataclass

@@ -18,7 +18,7 @@ from memo_tui.core import decisions
 from memo_tui.core.decisions import AlreadyDecided
 from memo_tui.core.detail import PASSAGES_PER_SIDE, question_detail
 from memo_tui.core.graph import related
-from memo_tui.core.queue import matches, pending, pending_count, signature, waiting
+from memo_tui.core.queue import Signature, matches, pending, signature, waiting
 from memo_tui.core.resolver import Cancelled, resolve
 from memo_tui.errors import MemoError
 from memo_tui.tui.messages import (
@@ -86,7 +86,7 @@ class ReviewScreen(Screen):
         self.proposals_only = False  # the queue shows agents' proposals only
         self.last_done: str | None = None  # the last decision made here, said in the status line
         self.restored: int | None = None  # a question an undo put back: the cursor goes there
-        self.seen: tuple | None = None  # the store's signature the queue shows
+        self.seen: Signature | None = None  # the store's signature the queue shows
         self.passages_shown = PASSAGES_PER_SIDE  # of each side, in the detail (+ shows more)
         self.queue_share = 40  # percent of the screen the queue takes ([ and ] change it)
         self.queue_filter = ""  # ctrl+f: only questions whose kind, rule or names contain this
@@ -118,7 +118,7 @@ class ReviewScreen(Screen):
         shown = pending(self.namespace, proposed=self.proposals_only)
         if self.queue_filter:
             shown = [q for q in shown if matches(q, self.queue_filter)]
-        self.post_message(QueueLoaded(shown, pending_count(self.namespace), waiting(self.namespace), mark))
+        self.post_message(QueueLoaded(shown, mark.pending, waiting(self.namespace), mark))
 
     @work(thread=True, exclusive=True, group="live", exit_on_error=False)
     def check_store(self) -> None:
