@@ -81,7 +81,13 @@ def build_parser() -> argparse.ArgumentParser:
     merge = actions.add_parser("merge", parents=[common, reviewer], help="answer: the two are one thing")
     merge.add_argument("question", type=int, nargs="+", metavar="N", help="one question, or several: one decision")
     merge.add_argument("--swap", action="store_true", help="fold the other way round")
+    merge.add_argument("--pair", action="store_true", help="N leads a cluster: answer N's own pair only")
     merge.add_argument("--keep", choices=("left", "right"), help="for passage conflicts: which passage stays")
+    merge.add_argument("--canonical", metavar="NAME", help="for a cluster: the member the others fold into")
+    merge.add_argument(
+        "--except", dest="leave_out", action="append", metavar="NAME", help="for a cluster: a member not to fold"
+    )
+    merge.add_argument("--mark-rest", action="store_true", help="for a cluster: mark the members left out different")
     for name, text in (
         ("reject", "answer: different things, never ask again"),
         ("keep-both", "answer: keep both, do not ask again"),
@@ -92,6 +98,7 @@ def build_parser() -> argparse.ArgumentParser:
             "--like", action="store_true", help="every pending question of N's pattern (shows how many)"
         )
         answer.add_argument("--yes", action="store_true", help="with --like: do it, not just count")
+        answer.add_argument("--pair", action="store_true", help="N leads a cluster: answer N's own pair only")
     revert = actions.add_parser("revert", parents=[common, reviewer], help="undo a decision by its id")
     revert.add_argument("decision", type=int, metavar="ID")
     revert.add_argument("--fold", action="store_true", help="ID is a fold id, not a decision id")
@@ -293,9 +300,49 @@ def _print_decision(args: argparse.Namespace, decision) -> int:
     return 0
 
 
+def _merge_one(args: argparse.Namespace, actor: str, channel: str):
+    """`graph merge N`: a question, or the cluster N leads (all its members unless told otherwise)."""
+    from memo_tui.core import clusters, decisions
+
+    number = args.question[0]
+    if args.pair:
+        return decisions.answer(args.ns, number, "merge", actor, channel, swap=args.swap, keep=args.keep)
+    cluster = clusters.led_by(args.ns, number)
+    if cluster is None:
+        if args.canonical or args.leave_out or args.mark_rest:
+            raise MemoError(
+                f"question {number} does not lead a cluster; --canonical, --except and --mark-rest are for one"
+            )
+        return decisions.answer(args.ns, number, "merge", actor, channel, swap=args.swap, keep=args.keep)
+    if args.swap or args.keep:
+        raise MemoError(
+            f"question {number} leads a cluster: choose its kept member with --canonical, not --swap/--keep"
+        )
+    canonical = _member(cluster, args.canonical) if args.canonical else None
+    members = None
+    if args.leave_out:
+        if cluster.kind != "name_cluster":
+            raise MemoError("--except is for a cluster of names; a passage family keeps one passage")
+        left_out = {_member(cluster, name) for name in args.leave_out}
+        members = [m.id for m in cluster.members if m.id not in left_out]
+    return clusters.answer_cluster(
+        args.ns, number, "merge", actor, channel, canonical=canonical, members=members, mark_rest=args.mark_rest
+    )
+
+
+def _member(cluster, name: str) -> int:
+    """A cluster member by its name (exactly, else in any case when only one matches) or #id."""
+    exact = [m.id for m in cluster.members if name in (m.name, f"#{m.id}")]
+    folded = [m.id for m in cluster.members if m.name.casefold() == name.casefold()]
+    if exact or len(folded) == 1:
+        return (exact or folded)[0]
+    names = ", ".join(repr(m.name) for m in cluster.members)
+    raise MemoError(f"{name!r} is not a member of cluster {cluster.id} ({names})")
+
+
 @command("graph")
 def cmd_graph(args: argparse.Namespace) -> int:
-    from memo_tui.core import decisions
+    from memo_tui.core import clusters, decisions
 
     if args.action == "merges":
         return cmd_queue(args)
@@ -312,10 +359,10 @@ def cmd_graph(args: argparse.Namespace) -> int:
         return 0
     actor, channel = _reviewer(args)
     if args.action == "merge" and len(args.question) == 1:
-        view = decisions.answer(args.ns, args.question[0], "merge", actor, channel, swap=args.swap, keep=args.keep)
+        view = _merge_one(args, actor, channel)
     elif args.action == "merge":
-        if args.swap or args.keep:
-            raise MemoError("--swap and --keep answer one question; give one N")
+        if args.swap or args.keep or args.canonical or args.leave_out or args.mark_rest:
+            raise MemoError("--swap, --keep, --canonical, --except and --mark-rest answer one item; give one N")
         view = decisions.answer_batch(args.ns, args.question, "merge", actor, channel)
     elif args.action in ("reject", "keep-both"):
         action = args.action.replace("-", "_")
@@ -328,11 +375,12 @@ def cmd_graph(args: argparse.Namespace) -> int:
                 text = f"would {args.action} {len(ids)} pending questions like #{args.question[0]}; add --yes to do it"
                 _print(args, {"questions": ids, "done": False}, text)
                 return 0
-        view = (
-            decisions.answer(args.ns, ids[0], action, actor, channel)
-            if len(ids) == 1
-            else decisions.answer_batch(args.ns, ids, action, actor, channel)
-        )
+        if len(ids) > 1:
+            view = decisions.answer_batch(args.ns, ids, action, actor, channel)
+        elif args.pair:
+            view = decisions.answer(args.ns, ids[0], action, actor, channel)
+        else:  # a cluster's lead: every question of the cluster
+            view = clusters.answer_item(args.ns, ids[0], action, actor, channel)
     elif args.action == "revert":
         revert = decisions.revert_fold if args.fold else decisions.revert
         view = revert(args.ns, args.decision, actor, channel)
@@ -376,11 +424,14 @@ def _links(args: argparse.Namespace) -> int:
 
 @command("queue")
 def cmd_queue(args: argparse.Namespace) -> int:
+    from memo_tui.core.clusters import group
     from memo_tui.core.queue import pending
 
     items = pending(args.ns, proposed=args.agent)
+    if not args.agent:  # proposals stay pairs: an agent proposed each one
+        items = group(args.ns, items)
     lines = [
-        f"{q.id:>5}  {q.kind:<13} {q.left_name} / {q.right_name}  {q.rule}  "
+        f"{q.id:>5}  {q.kind:<14} {q.left_name} {'<-' if q.members else '/'} {q.right_name}  {q.rule}  "
         f"likely {q.likelihood:.2f}  impact {q.impact}" + (f"  proposed by {q.proposed_by}" if q.proposed_by else "")
         for q in items
     ]

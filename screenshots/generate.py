@@ -30,7 +30,13 @@ async def queue(pilot) -> None:
 
 
 async def name_pair(pilot) -> None:
-    await select_question(pilot, "Claude Code", "claude-code")
+    await select_question(pilot, "GitHub Actions", "github-actions")
+
+
+async def cluster(pilot) -> None:
+    await settle(pilot)
+    await pilot.press("tab", "j", "j", "space")
+    await settle(pilot)
 
 
 async def neighbourhood(pilot) -> None:
@@ -42,8 +48,8 @@ async def neighbourhood(pilot) -> None:
 
 
 async def history(pilot) -> None:
-    await select_question(pilot, "Claude Code", "claude-code")
-    await pilot.press("m")
+    await settle(pilot)
+    await pilot.press("m")  # the first item: the Claude Code cluster, folded as one decision
     await settle(pilot)
     await pilot.press("3")
     await settle(pilot)
@@ -58,10 +64,12 @@ async def help_screen(pilot) -> None:
 SCENES = [
     ("queue", (120, 36), queue),
     ("name-pair", (120, 36), name_pair),
+    ("cluster", (120, 36), cluster),
     ("neighbourhood", (120, 36), neighbourhood),
     ("history", (120, 36), history),
     ("help", (120, 36), help_screen),
     ("narrow-80x24", (80, 24), name_pair),
+    ("cluster-80x24", (80, 24), queue),
 ]
 
 

@@ -176,7 +176,7 @@ def test_two_merges_through_a_shared_entity_at_once_leave_a_sound_graph(store, m
     )
     q1, q2 = ask("Kestrel", "Kestrels"), ask("Kestrels", "Kestrel-X")
     db.close()
-    record, first_wrote = decisions._record, threading.Event()
+    record, first_wrote = decisions.record, threading.Event()
 
     def slow_record(*args, **kwargs):  # the first answer holds its transaction open a while
         out = record(*args, **kwargs)
@@ -185,7 +185,7 @@ def test_two_merges_through_a_shared_entity_at_once_leave_a_sound_graph(store, m
             time.sleep(1.0)
         return out
 
-    monkeypatch.setattr(decisions, "_record", slow_record)
+    monkeypatch.setattr(decisions, "record", slow_record)
     results = {}
 
     def answer(name, question):

@@ -318,6 +318,6 @@ def test_the_cli_answers_several_questions_and_every_one_like_this(pairs, run_cl
     assert run_cli("graph", "undo", "--as", "alice")[0] == 0
     assert status(q1) == status(q2) == "pending"
     code, _, err = run_cli("graph", "merge", str(q1), str(q2), "--swap")
-    assert code == 2 and "--swap and --keep answer one question" in err
+    assert code == 2 and "answer one item; give one N" in err
     assert run_cli("graph", "merge", str(q1), str(q2), "--as", "alice")[0] == 0
     assert status(q1) == status(q2) == "merged"

@@ -14,20 +14,45 @@ from memo_tui.tui.app import MemoApp
 WIDE = (120, 36)
 
 
-def test_memory_conflict_first_in_the_queue(demo_store, snap_compare):
+def test_a_cluster_card_first_in_the_queue(demo_store, snap_compare):
     assert snap_compare(demo_app(), terminal_size=WIDE, run_before=settle)
+
+
+def test_a_cluster_card_with_a_member_unchecked(demo_store, snap_compare):
+    async def run_before(pilot):
+        await settle(pilot)
+        await pilot.press("tab", "j", "j", "space")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
+
+
+def test_a_cluster_card_at_80x24(demo_store, snap_compare):
+    async def run_before(pilot):
+        await settle(pilot)
+        await pilot.press("tab")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_memory_conflict_with_what_differs(demo_store, snap_compare):
+    async def run_before(pilot):
+        await select_question(pilot, "w080", "w081")
+
+    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
 
 
 def test_name_pair_with_detail(demo_store, snap_compare):
     async def run_before(pilot):
-        await select_question(pilot, "Claude Code", "claude-code")
+        await select_question(pilot, "GitHub Actions", "github-actions")
 
     assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
 
 
 def test_after_merge(demo_store, snap_compare):
     async def run_before(pilot):
-        await select_question(pilot, "Claude Code", "claude-code")
+        await select_question(pilot, "GitHub Actions", "github-actions")
         await pilot.press("m")
         await settle(pilot)
 
@@ -108,14 +133,14 @@ def test_empty_store_welcomes(store, snap_compare):
 
 def test_narrow_terminal(demo_store, snap_compare):
     async def run_before(pilot):
-        await select_question(pilot, "Claude Code", "claude-code")
+        await select_question(pilot, "GitHub Actions", "github-actions")
 
     assert snap_compare(demo_app(), terminal_size=(80, 24), run_before=run_before)
 
 
 def test_already_decided_by_someone_else(demo_store, snap_compare):
     async def run_before(pilot):
-        await select_question(pilot, "Claude Code", "claude-code")
+        await select_question(pilot, "GitHub Actions", "github-actions")
         question = pilot.app.screen.question_id
         decisions.answer("default", question, "reject", "bob", "cli")
         await pilot.press("m")
@@ -149,7 +174,7 @@ def test_an_agents_proposal_in_the_queue_filtered_to_proposals(demo_store, snap_
 
 def test_the_rename_prompt(demo_store, snap_compare):
     async def run_before(pilot):
-        await select_question(pilot, "Claude Code", "claude-code")
+        await select_question(pilot, "GitHub Actions", "github-actions")
         await pilot.press("e")
         await settle(pilot)
         await pilot.press("n")
@@ -183,3 +208,14 @@ def test_two_questions_marked_for_a_batch_answer(demo_store, snap_compare):
         await settle(pilot)
 
     assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
+
+
+def test_the_history_at_80x24_says_the_highlighted_decision_in_full(demo_store, snap_compare):
+    async def run_before(pilot):
+        await settle(pilot)
+        await pilot.press("m")  # the first item: a cluster of three spellings, folded as one decision
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=(80, 24), run_before=run_before)

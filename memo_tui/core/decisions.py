@@ -75,9 +75,10 @@ def _view(row: Decision) -> DecisionView:
     )
 
 
-def _record(
+def record(
     namespace: str, action: str, actor: str, channel: str, payload: dict, question=None, fold: int | None = None
 ) -> DecisionView:
+    """Write one row of the decision log (inside the caller's transaction)."""
     if channel not in CHANNELS:
         raise MemoError(f"unknown channel {channel!r}; one of {', '.join(CHANNELS)}")
     at = utcnow()
@@ -120,7 +121,7 @@ def fold_entities(
     with nullcontext() if db.in_transaction() else db.atomic():
         summary = folds.fold(canonical, absorbed, decided_by=actor, channel=channel, rule=rule, score=score)
         payload = _fold_payload(summary, "folded")
-        return _record(namespace, "fold", actor, channel, payload, fold=summary.fold_id)
+        return record(namespace, "fold", actor, channel, payload, fold=summary.fold_id)
 
 
 def _locked_homes(*entity_ids: int) -> tuple[int | None, ...]:
@@ -147,7 +148,7 @@ def manual_fold(namespace: str, absorbed_name: str, canonical_name: str, actor: 
             raise MemoError(f"{absorbed_name!r} and {canonical_name!r} are already one entity ({canonical.name!r})")
         summary = folds.fold(canonical, absorbed, decided_by=actor, channel=channel, rule="manual")
         payload = {**_fold_payload(summary, "folded"), "settled": _settle_follow_ups(namespace, canonical.id, actor)}
-        return _record(namespace, "fold", actor, channel, payload, fold=summary.fold_id)
+        return record(namespace, "fold", actor, channel, payload, fold=summary.fold_id)
 
 
 def _claim(namespace: str, question_id: int) -> Question:
@@ -204,7 +205,7 @@ def answer_batch(namespace: str, question_ids, action: str, actor: str, channel:
             "answer": action,
             "summary": f"{action} on {len(children)} questions: {said}",
         }
-        return _record(namespace, "batch", actor, channel, payload)
+        return record(namespace, "batch", actor, channel, payload)
 
 
 def questions_like(namespace: str, question_id: int) -> list[int]:
@@ -250,11 +251,11 @@ def _answer_pair(namespace, question, action, actor, channel, swap) -> DecisionV
         summary = folds.fold(canonical, absorbed, actor, channel, rule=question.rule, score=question.score)
         _settle(question, "merged", actor)
         payload = {**_fold_payload(summary, "merged"), "settled": _settle_follow_ups(namespace, canonical.id, actor)}
-        return _record(namespace, "merge", actor, channel, payload, question.id, fold=summary.fold_id)
+        return record(namespace, "merge", actor, channel, payload, question.id, fold=summary.fold_id)
     status = "rejected" if action == "reject" else "keep_both"
     _settle(question, status, actor)
     meaning = "different things" if action == "reject" else "both kept, not asked again"
-    decision = _record(namespace, action, actor, channel, {"summary": f"{names}: {meaning}"}, question.id)
+    decision = record(namespace, action, actor, channel, {"summary": f"{names}: {meaning}"}, question.id)
     low, high = sorted((left_id, right_id))
     KeepApart.create(namespace=namespace, low_id=low, high_id=high, kind=action, decision=decision.id)
     return decision
@@ -343,7 +344,7 @@ def _moot(
 ) -> DecisionView:
     _settle(question, "moot", actor)
     names = f"{question.left_name!r} / {question.right_name!r}"
-    return _record(namespace, "moot", actor, channel, {"summary": f"{names}: {why}"}, question.id)
+    return record(namespace, "moot", actor, channel, {"summary": f"{names}: {why}"}, question.id)
 
 
 def settle_moot(
@@ -359,7 +360,7 @@ def _answer_passages(namespace, question, action, actor, channel, keep, swap=Fal
     if action != "merge":
         _settle(question, "rejected" if action == "reject" else "keep_both", actor)
         meaning = "not a conflict" if action == "reject" else "both stand"
-        return _record(namespace, action, actor, channel, {"summary": f"{names}: {meaning}"}, question.id)
+        return record(namespace, action, actor, channel, {"summary": f"{names}: {meaning}"}, question.id)
     left, right = Passage.get_by_id(question.left_id), Passage.get_by_id(question.right_id)
     if keep is None:
         kept, retired = (left, right) if (left.created_at, left.id) > (right.created_at, right.id) else (right, left)
@@ -381,7 +382,7 @@ def _answer_passages(namespace, question, action, actor, channel, keep, swap=Fal
         "settled": settle_questions_of_passage(namespace, retired.id, actor),
         "summary": f"kept {kept.external_id!r}, retired {retired.external_id!r}",
     }
-    return _record(namespace, "merge", actor, channel, payload, question.id)
+    return record(namespace, "merge", actor, channel, payload, question.id)
 
 
 def settle_questions_of_passage(namespace: str, passage_id: int, actor: str) -> list[int]:
@@ -415,14 +416,14 @@ def revert(namespace: str, decision_id: int, actor: str, channel: str) -> Decisi
         if claimed != 1:  # another revert of the same decision got there first (PostgreSQL re-reads the row)
             raise MemoError(f"decision {decision_id} was reverted by someone else just now")
         payload = json.loads(row.payload)
-        if row.action == "batch":
+        if row.action in ("batch", "cluster"):
             _revert_batch(namespace, payload, actor, channel)
         else:
             _UNDO[row.action](namespace, row, payload)
         if row.question_id is not None:
             _reopen_questions([row.question_id])
         summary = f"reverted #{row.id}: {payload.get('summary', row.action)}"
-        return _record(namespace, "revert", actor, channel, {"decision": row.id, "summary": summary}, row.question_id)
+        return record(namespace, "revert", actor, channel, {"decision": row.id, "summary": summary}, row.question_id)
 
 
 def revert_fold(namespace: str, fold_id: int, actor: str, channel: str) -> DecisionView:
@@ -482,6 +483,10 @@ def _reapply(namespace: str, revert_row: Decision, actor: str, channel: str) -> 
             return answer(namespace, question.id, "merge", actor, channel, swap=swap)
     if original.action == "batch":
         return answer_batch(namespace, payload["questions"], payload["answer"], actor, channel)
+    if original.action == "cluster":
+        from memo_tui.core.clusters import answer_again
+
+        return answer_again(namespace, payload, actor, channel)
     if original.action == "fold" and original.channel != "auto":
         return manual_fold(namespace, payload["absorbed"]["name"], payload["canonical"]["name"], actor, channel)
     raise MemoError(f"decision {original.id} ({original.action}) cannot be made again from here; make it anew")
@@ -493,7 +498,7 @@ def delete(namespace: str, name: str, actor: str, channel: str) -> DecisionView:
         entity = require(namespace, name).entity
         rows = folds.delete_entity(entity)
         counts = f"{len(rows['mentions'])} mentions, {len(rows['relations'])} relations"
-        return _record(
+        return record(
             namespace, "delete", actor, channel, {"rows": rows, "summary": f"deleted {entity.name!r} ({counts})"}
         )
 
@@ -509,7 +514,7 @@ def rename(namespace: str, name: str, new_name: str, actor: str, channel: str) -
             "alias": alias_id,
             "summary": f"renamed {entity.name!r} to {new_name!r}",
         }
-        return _record(namespace, "rename", actor, channel, payload)
+        return record(namespace, "rename", actor, channel, payload)
 
 
 def _undo_fold(namespace: str, row: Decision, payload: dict) -> None:
@@ -545,8 +550,8 @@ def _undo_nothing(namespace: str, row: Decision, payload: dict) -> None:
 
 
 def _revert_batch(namespace: str, payload: dict, actor: str, channel: str) -> None:
-    """Each answer of a batch reverted, newest first, by whoever reverts the batch (answers already
-    reverted alone are left as they are)."""
+    """Each answer of a batch (or fold of a cluster) reverted, newest first, by whoever reverts the
+    batch (answers already reverted alone are left as they are)."""
     for child_id in reversed(payload["decisions"]):
         if Decision.get_by_id(child_id).undone_at is None:
             revert(namespace, child_id, actor, channel)

@@ -26,13 +26,35 @@ class QuestionView:
     priority: float
     status: str
     proposed_by: str | None = None  # the agent that proposed it (None: the resolver's question)
+    # a cluster (kind name_cluster / passage_family, `core.clusters`): its members, canonical first,
+    # and the pending questions it stands for; empty for a single question
+    members: tuple[Member, ...] = ()
+    questions: tuple[int, ...] = ()
 
     def as_dict(self) -> dict:
         return asdict(self)
 
 
+@dataclass(frozen=True)
+class Member:
+    """One member of a cluster: an entity (a spelling) or a passage."""
+
+    id: int
+    name: str  # the entity's name, or the passage's external id
+    type: str | None  # the entity's type (None for a passage)
+    passages: int  # live passages naming the entity (1 for a passage)
+    likelihood: float  # that it is the same as the canonical, along the likeliest chain of questions
+    reason: str  # the reason of the question that joins it on that chain
+    question_id: int  # that question
+    via: str | None = None  # the member that chain passes through (None: asked beside the canonical)
+    kept_apart: bool = False  # a reviewer said it differs from the canonical (or from what was folded in)
+
+
+_STORED = tuple(f.name for f in fields(QuestionView) if f.name not in ("members", "questions"))
+
+
 def view(question: Question) -> QuestionView:
-    return QuestionView(**{f.name: getattr(question, f.name) for f in fields(QuestionView)})
+    return QuestionView(**{name: getattr(question, name) for name in _STORED})
 
 
 def pending(namespace: str, proposed: bool = False) -> list[QuestionView]:
@@ -48,19 +70,28 @@ def pending(namespace: str, proposed: bool = False) -> list[QuestionView]:
     )
     if proposed:
         query = query.where(Question.proposed_by.is_null(False))
-    views = [view(q) for q in query]
-    home = Homes(namespace)
+    return at_homes([view(q) for q in query], Homes(namespace))
+
+
+def at_homes(views: list[QuestionView], home) -> list[QuestionView]:
+    """Name questions shown where their sides live now (`home`: an entity id to where it lives): a
+    side folded into another entity since the question was asked becomes that entity, by id and name."""
+    live = getattr(home, "live", ())
     moved = {
         side: home(side)
         for q in views
         if q.kind == "entity_pair"
         for side in (q.left_id, q.right_id)
-        if side not in home.live
+        if side not in live
     }
+    moved = {side: now for side, now in moved.items() if now != side}
     if not moved:
         return views
-    found = {i for i in moved.values() if i is not None}
-    names = dict(Entity.select(Entity.id, Entity.name).where(Entity.id.in_(sorted(found))).tuples()) if found else {}
+    found = sorted({i for i in moved.values() if i is not None})
+    names = {}
+    for start in range(0, len(found), 5000):  # no IN list grows with the store
+        part = found[start : start + 5000]
+        names.update(Entity.select(Entity.id, Entity.name).where(Entity.id.in_(part)).tuples())
 
     def now(entity_id: int, name: str) -> tuple[int, str]:
         current = moved.get(entity_id, entity_id)
@@ -110,8 +141,16 @@ def signature(namespace: str) -> Signature:
     return Signature(graph_version(namespace), pending_count(namespace), last)
 
 
+MEMORY_KINDS = ("duplicate", "contradiction", "passage_family")  # items about passages, not names
+
 # how a question's kind is shown (the queue's kind column) and can be searched for
-KIND_LABELS = {"entity_pair": "names", "duplicate": "duplicate", "contradiction": "conflict"}
+KIND_LABELS = {
+    "entity_pair": "names",
+    "duplicate": "duplicate",
+    "contradiction": "conflict",
+    "name_cluster": "spellings",
+    "passage_family": "passages",
+}
 
 
 def matches(question: QuestionView, text: str) -> bool:

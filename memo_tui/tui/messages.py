@@ -6,6 +6,7 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
+from memo_tui.core.clusters import ClusterDetail
 from memo_tui.core.decisions import DecisionView
 from memo_tui.core.detail import Detail
 from memo_tui.core.graph import Related
@@ -27,7 +28,15 @@ class StoreChanged(Message):
 
 @dataclass
 class DetailLoaded(Message):
-    detail: Detail
+    detail: Detail | ClusterDetail
+
+
+@dataclass
+class CanonicalChosen(Message):
+    """The reviewer made another member of a cluster its canonical (c on the card)."""
+
+    lead: int
+    canonical: int
 
 
 @dataclass

@@ -14,14 +14,15 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from memo_tui.core import decisions
+from memo_tui.core import clusters, decisions
 from memo_tui.core.decisions import AlreadyDecided
 from memo_tui.core.detail import PASSAGES_PER_SIDE, question_detail
 from memo_tui.core.graph import related
-from memo_tui.core.queue import Signature, matches, pending, signature, waiting
+from memo_tui.core.queue import MEMORY_KINDS, Signature, matches, pending, signature, waiting
 from memo_tui.core.resolver import Cancelled, resolve
 from memo_tui.errors import MemoError
 from memo_tui.tui.messages import (
+    CanonicalChosen,
     Decided,
     DetailLoaded,
     FollowEntity,
@@ -35,6 +36,7 @@ from memo_tui.tui.messages import (
     StoreChanged,
 )
 from memo_tui.tui.screens.ask import AskScreen
+from memo_tui.tui.widgets.cluster_card import ClusterCard
 from memo_tui.tui.widgets.detail_pane import DetailPane
 from memo_tui.tui.widgets.history_pane import HistoryPane
 from memo_tui.tui.widgets.neighbourhood_pane import NeighbourhoodPane
@@ -49,6 +51,9 @@ class ReviewScreen(Screen):
     BINDINGS = [
         Binding("m", "answer('merge')", "Merge", id="merge"),
         Binding("M", "answer('merge', True)", "Merge other way", id="merge_other", show=False),
+        Binding(
+            "d", "fold_marking_rest", "Cluster: fold checked, rest different", id="fold_rest", show=False
+        ),  # fmt: skip
         Binding("r", "answer('reject')", "Reject", id="reject"),
         Binding("b", "answer('keep_both')", "Keep both", id="keep_both"),
         Binding("s", "skip", "Skip", id="skip"),
@@ -116,6 +121,8 @@ class ReviewScreen(Screen):
     def load_queue(self) -> None:
         mark = signature(self.namespace)
         shown = pending(self.namespace, proposed=self.proposals_only)
+        if not self.proposals_only:  # a family of spellings is one item (proposals stay pairs)
+            shown = clusters.group(self.namespace, shown)
         if self.queue_filter:
             shown = [q for q in shown if matches(q, self.queue_filter)]
         self.post_message(QueueLoaded(shown, mark.pending, waiting(self.namespace), mark))
@@ -126,9 +133,22 @@ class ReviewScreen(Screen):
         if self.seen is not None and signature(self.namespace) != self.seen:
             self.post_message(StoreChanged())
 
+    def load_detail(self, question_id: int, passages: int = PASSAGES_PER_SIDE, canonical: int | None = None) -> None:
+        """The detail of a queue item: a question's two sides, or a cluster's card."""
+        shown = self._shown_question(question_id)
+        self._read_detail(question_id, passages, canonical, shown is not None and bool(shown.members))
+
     @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
-    def load_detail(self, question_id: int, passages: int = PASSAGES_PER_SIDE) -> None:
-        self.post_message(DetailLoaded(question_detail(self.namespace, question_id, passages)))
+    def _read_detail(self, question_id: int, passages: int, canonical: int | None, cluster: bool) -> None:
+        if cluster:
+            detail = clusters.cluster_detail(self.namespace, question_id, min(passages, 2), canonical)
+        else:
+            detail = question_detail(self.namespace, question_id, passages)
+        self.post_message(DetailLoaded(detail))
+
+    def _shown_question(self, question_id: int | None):
+        """The queue's item with this number (a question or a cluster), if the queue shows it."""
+        return next((q for q in self.query_one(QueuePane).questions or [] if q.id == question_id), None)
 
     def show_neighbourhood(self, target: str) -> None:
         """Load the neighbourhood of an entity (the first one on a big store builds the graph)."""
@@ -274,8 +294,14 @@ class ReviewScreen(Screen):
         self.load_detail(self.question_id, self.passages_shown)
 
     def on_detail_loaded(self, message: DetailLoaded) -> None:
-        if message.detail.question.id == self.question_id:
-            self.query_one(DetailPane).show(message.detail)
+        detail = message.detail
+        shown = detail.cluster if isinstance(detail, clusters.ClusterDetail) else detail.question
+        if shown.id == self.question_id:
+            self.query_one(DetailPane).show(detail)
+
+    def on_canonical_chosen(self, message: CanonicalChosen) -> None:
+        if message.lead == self.question_id:
+            self.load_detail(message.lead, canonical=message.canonical)
 
     def on_decided(self, message: Decided) -> None:
         # said in the status line, not a toast: toasts stacked over the next question's detail
@@ -370,6 +396,10 @@ class ReviewScreen(Screen):
             self._show_pane("detail")
             self.notify("The question is shown again; press the key once more to answer it.")
             return
+        shown = self._shown_question(self.question_id)
+        if shown is not None and shown.members:
+            self._answer_cluster(action, swap=swap)
+            return
         marked = sorted(self.query_one(QueuePane).marked)
         if marked:  # the marked questions, as one decision (one ctrl+z undoes it)
             self._start(lambda ns, actor, channel: decisions.answer_batch(ns, marked, action, actor, channel))
@@ -379,7 +409,40 @@ class ReviewScreen(Screen):
             self.question_id,
         )
 
+    def _answer_cluster(self, action: str, swap: bool = False, mark_rest: bool = False) -> None:
+        """A cluster card's answer, with the members checked and the canonical chosen on the card."""
+        card = self.query_one(ClusterCard)
+        if card.lead != self.question_id:
+            self.notify("The card is still loading.", severity="warning")
+            return
+        if swap:
+            self.notify("A cluster has no other way: make another member the canonical with c.", severity="warning")
+            return
+        lead, canonical = card.lead, card.canonical
+        members = sorted(card.checked) if card.detail.cluster.kind == "name_cluster" else None
+        self._start(
+            lambda ns, actor, channel: clusters.answer_cluster(
+                ns, lead, action, actor, channel, canonical=canonical, members=members, mark_rest=mark_rest
+            )
+        )
+
+    def action_fold_marking_rest(self) -> None:
+        """d on a cluster: fold the checked members, and mark the unchecked ones different."""
+        shown = self._shown_question(self.question_id)
+        if shown is None or shown.kind != "name_cluster":
+            self.notify("d is for a cluster of spellings: it folds the checked, marks the rest different.")
+            return
+        if self.query_one(ContentSwitcher).current != "detail":
+            self._show_pane("detail")
+            self.notify("The cluster is shown again; press d once more to answer it.")
+            return
+        self._answer_cluster("merge", mark_rest=True)
+
     def action_mark(self) -> None:
+        shown = self._shown_question(self.question_id)
+        if shown is not None and shown.members:
+            self._status("a cluster is answered as a whole: tab to its card to check members")
+            return
         self.query_one(QueuePane).toggle_mark()
         marked = len(self.query_one(QueuePane).marked)
         self._status(f"{marked} marked: m, r or b answers them together (space unmarks)" if marked else "none marked")
@@ -389,6 +452,9 @@ class ReviewScreen(Screen):
         if self.question_id is None:
             return
         question_id = self.question_id
+        if self._shown_question(question_id).members:
+            self.notify("X is for a single question; a cluster's r rejects all of its questions.", severity="warning")
+            return
 
         def confirmed(answer: str | None) -> None:
             if (answer or "").casefold() in ("y", "yes"):
@@ -399,7 +465,7 @@ class ReviewScreen(Screen):
         except MemoError as exc:
             self.notify(str(exc), severity="warning")
             return
-        question = next(q for q in self.query_one(QueuePane).questions or [] if q.id == question_id)
+        question = self._shown_question(question_id)
         prompt = (
             f"Reject all {len(like)} pending questions like #{question_id} (rule {question.rule}) as one "
             "decision? Type yes to do it."
@@ -437,10 +503,15 @@ class ReviewScreen(Screen):
         if self.question_id is None:
             self.notify("Nothing selected.", severity="warning")
             return
-        question = next((q for q in self.query_one(QueuePane).questions or [] if q.id == self.question_id), None)
+        question = self._shown_question(self.question_id)
         if question is None:
             return
-        if question.kind == "entity_pair":
+        if question.kind == "name_cluster":  # the member highlighted on the card
+            key = self.query_one(ClusterCard).highlighted()
+            if key is None:
+                return
+            target = key
+        elif question.kind == "entity_pair":
             self.explored_side = 1 - self.explored_side
             target = (question.left_id, question.right_id)[self.explored_side]
         else:  # two passages: explore what they are about, the most named entity both name
@@ -499,7 +570,7 @@ class ReviewScreen(Screen):
 
     def _queue_status(self) -> None:
         questions = self.query_one(QueuePane).questions or []
-        memory = sum(q.kind != "entity_pair" for q in questions)
+        memory = sum(q.kind in MEMORY_KINDS for q in questions)
         said = f"{len(questions)} shown, {memory} of them memory conflicts"
         self._status(said + (f" · {self.last_done} (ctrl+z undoes)" if self.last_done else ""))
 
@@ -510,6 +581,6 @@ class ReviewScreen(Screen):
         """What the focused pane is for (the help screen shows it above the keys); the queue's help
         includes the detail's, whose question the answer keys act on."""
         node = self.focused
-        while node is not None and not isinstance(node, (NeighbourhoodPane, HistoryPane)):
+        while node is not None and not isinstance(node, (NeighbourhoodPane, HistoryPane, ClusterCard)):
             node = node.parent
         return node.HELP if node is not None else f"{QueuePane.HELP} {DetailPane.HELP}"

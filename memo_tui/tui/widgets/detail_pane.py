@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import re
-
 from rich.console import Group
 from rich.table import Table
 from rich.text import Text
@@ -11,46 +9,10 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
+from memo_tui.core.clusters import ClusterDetail
 from memo_tui.core.detail import Detail, EntitySide, Excerpt, PassageSide
-
-NAME_STYLE = "bold black on yellow"
-DIFF_STYLE = "bold white on red"
-
-
-_LIST_ITEM = re.compile(r"^\s*(?:[-*•+]|\d+[.)])\s")
-
-
-def reflowed(text: str) -> str:
-    """Spaces and line breaks inside a paragraph made one space; paragraph breaks and list items
-    (changelog bullets) kept on lines of their own."""
-    out: list[str] = []
-    for paragraph in re.split(r"\n\s*\n", text.strip()):
-        lines: list[str] = []
-        for line in paragraph.splitlines():
-            if lines and not _LIST_ITEM.match(line):
-                lines[-1] += " " + " ".join(line.split())
-            else:
-                lines.append((line[: len(line) - len(line.lstrip())] if _LIST_ITEM.match(line) else "")
-                             + " ".join(line.split()))  # fmt: skip
-        out.append("\n".join(lines))
-    return "\n\n".join(out)
-
-
-def highlighted(text: str, words: list[str], style: str, whole_words: bool = False) -> Text:
-    """The text with every occurrence of the given spellings (or whole words) marked."""
-    out = Text(reflowed(text))
-    for word in sorted(set(words), key=len, reverse=True):
-        if word:
-            pattern = rf"(?<!\w){re.escape(word)}(?!\w)" if whole_words else re.escape(word)
-            out.highlight_regex(re.compile(pattern, re.IGNORECASE), style)
-    return out
-
-
-def _excerpt_header(p: Excerpt) -> Text:
-    """`2026-03-02 · wiki · ID`: one line; a long id is cut at the end, never wrapped into the text."""
-    retired = "[retired] " if p.retired else ""
-    line = f"{retired}{p.created_at:%Y-%m-%d} · {p.source or 'no source'} · {p.external_id}"
-    return Text(line, style="dim", no_wrap=True, overflow="ellipsis")
+from memo_tui.tui.widgets.cluster_card import ClusterCard
+from memo_tui.tui.widgets.passage_text import DIFF_STYLE, NAME_STYLE, excerpt_header, highlighted
 
 
 def _entity_column(side: EntitySide) -> Group:
@@ -63,7 +25,7 @@ def _entity_column(side: EntitySide) -> Group:
         Text("aliases: " + (", ".join(side.aliases) if side.aliases else "none"), style="dim"),
     ]
     for p in side.passages:
-        lines += [Text(""), _excerpt_header(p), highlighted(p.text, side.spellings, NAME_STYLE), *_links(p)]
+        lines += [Text(""), excerpt_header(p), highlighted(p.text, side.spellings, NAME_STYLE), *_links(p)]
     if len(side.passages) < side.mentions:
         lines += [Text(""), Text(f"{len(side.passages)} of {side.mentions} passages shown; + shows more", style="dim")]
     return Group(*lines)
@@ -75,7 +37,7 @@ def _links(p: Excerpt) -> list[Text]:
 
 def _passage_column(side: PassageSide) -> Group:
     p = side.passage
-    lines = [_excerpt_header(p)]
+    lines = [excerpt_header(p)]
     lines.append(highlighted(p.text, side.differing, DIFF_STYLE, whole_words=True))
     return Group(*lines, *_links(p))
 
@@ -117,11 +79,25 @@ class DetailPane(VerticalScroll):
 
     def compose(self):
         yield Static("Nothing selected.", id="detail-body")
+        yield ClusterCard(id="card")
 
-    def show(self, detail: Detail | None, empty: str = "Nothing pending. Press R to run a resolution pass.") -> None:
+    def on_mount(self) -> None:
+        self.query_one(ClusterCard).display = False
+
+    def show(
+        self, detail: Detail | ClusterDetail | None, empty: str = "Nothing pending. Press R to run a resolution pass."
+    ) -> None:
+        """A question's two sides, a cluster's card, or what to say when there is nothing to show."""
+        card, body = self.query_one(ClusterCard), self.query_one("#detail-body", Static)
+        is_card = isinstance(detail, ClusterDetail)
+        card.display, body.display = is_card, not is_card
+        self.can_focus = not is_card  # tab goes straight to the card's members
+        if is_card:
+            self.detail, self.question_id, self.about = None, detail.cluster.id, []
+            card.show(detail)
+            return
         self.detail = detail
         self.question_id = detail.question.id if detail is not None else None
         self.about = detail.about if detail is not None else []
-        body = self.query_one("#detail-body", Static)
         body.update(render_detail(detail) if detail is not None else empty)
         self.scroll_home(animate=False)

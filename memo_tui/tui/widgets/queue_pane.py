@@ -6,7 +6,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from memo_tui.core.queue import KIND_LABELS, QuestionView
+from memo_tui.core.queue import KIND_LABELS, MEMORY_KINDS, QuestionView
 from memo_tui.tui.messages import QuestionHighlighted
 from memo_tui.tui.widgets.tables import RowTable
 
@@ -67,15 +67,18 @@ class QueuePane(Vertical):
 
     def _title(self, questions: list[QuestionView], pending: int | None, waiting: int) -> str:
         """The true counts: what is shown, what is pending, what a later pass will add."""
-        shown, pending = len(questions), len(questions) if pending is None else pending
-        memory = sum(q.kind != "entity_pair" for q in questions)
+        covered = sum(len(q.questions) or 1 for q in questions)  # a cluster stands for several questions
+        shown, pending = len(questions), covered if pending is None else pending
+        memory = sum(q.kind in MEMORY_KINDS for q in questions)
+        grouped = sum(bool(q.members) for q in questions)
         if self.proposals_only:
             plural = "s" if shown != 1 else ""
             parts = [f"{shown} agent proposal{plural} shown (P: show all)", f"{pending} pending"]
-        elif shown != pending:
-            parts = [f"{shown} shown", f"{pending} pending"]
+        elif covered != pending:
+            parts = [f"{shown} shown" + (f" ({grouped} with clusters)" if grouped else ""), f"{pending} pending"]
         else:
-            parts = [f"{pending} pending" + (f" ({memory} memory conflicts)" if memory else "")]
+            as_items = f" as {shown} items ({grouped} cluster{'' if grouped == 1 else 's'})" if grouped else ""
+            parts = [f"{pending} pending{as_items}" + (f" ({memory} memory conflicts)" if memory else "")]
         if waiting:
             parts.append(f"{waiting} waiting for a later pass")
         if self.queue_filter:

@@ -1,0 +1,205 @@
+"""Clusters: a family of spellings (or of near-identical passages) is one queue item, answered once."""
+
+import json
+
+import pytest
+from graphrows import ask, graph_rows
+
+from memo_tui.core import clusters, decisions
+from memo_tui.core.ingest import ingest_records
+from memo_tui.core.queue import pending
+from memo_tui.core.resolver import resolve
+from memo_tui.core.sources import PassageRecord, parse_time
+from memo_tui.errors import MemoError
+from memo_tui.store import Entity, Passage, Question
+
+NS = "default"
+
+DASHBOARD = [
+    ("a1", "The Ops Dashboard shows p99 latency for checkout.", "wiki"),
+    ("a2", "Open the Ops Dashboard before the deploy.", "chat"),
+    ("a3", "The ops-dashboard link is pinned in #sre.", "chat"),
+    ("a4", "OpsDashboard now has a panel for queue depth.", "wiki"),
+    ("a5", "Ops Dashboard alerts go to the on-call rotation.", "wiki"),
+    ("a6", "The ops_dashboard config lives in the infra repo.", "chat"),
+]
+
+
+@pytest.fixture
+def family(store):
+    """Four spellings of one dashboard: the resolver asks about three of them; the fourth is asked
+    beside one of the others, as a later pass or an agent would."""
+    ingest_records(NS, [PassageRecord(i, text, src, created_at=parse_time(f"2026-01-0{n + 1}"))
+                        for n, (i, text, src) in enumerate(DASHBOARD)])  # fmt: skip
+    resolve(NS)
+    ask("ops_dashboard", "ops-dashboard")
+    return store
+
+
+def items():
+    return clusters.group(NS, pending(NS))
+
+
+def names():
+    return sorted(e.name for e in Entity.select())
+
+
+def test_a_family_of_spellings_is_one_item_with_its_members(family):
+    questions = [q for q in pending(NS) if q.kind == "entity_pair"]
+    assert len(questions) == 4
+    [item] = items()
+    assert item.kind == "name_cluster" and item.id == min(q.id for q in questions)
+    assert sorted(item.questions) == sorted(q.id for q in questions)
+    assert item.left_name == "Ops Dashboard" == item.members[0].name  # the most passages
+    assert sorted(m.name for m in item.members) == ["Ops Dashboard", "OpsDashboard", "ops-dashboard", "ops_dashboard"]
+    far = next(m for m in item.members if m.name == "ops_dashboard")
+    assert far.via == "ops-dashboard"  # asked only beside ops-dashboard: its chain goes through it
+    near = next(m for m in item.members if m.name == "ops-dashboard")
+    assert far.likelihood == pytest.approx(near.likelihood * Question.get_by_id(far.question_id).likelihood)
+    assert item.priority == pytest.approx(sum(q.priority for q in questions))
+
+
+def test_folding_a_cluster_is_one_decision_that_reverts_as_one(family):
+    before = graph_rows()
+    [item] = items()
+    decision = clusters.answer_cluster(NS, item.id, "merge", "alice", "cli")
+    assert decision.action == "cluster"
+    assert names() == ["Ops Dashboard"]
+    assert all(Question.get_by_id(q).status in ("merged", "moot") for q in item.questions)
+    assert items() == []
+    assert len(decision.payload["decisions"]) == 3  # one fold per spelling
+    decisions.revert(NS, decision.id, "alice", "cli")
+    assert graph_rows() == before
+    assert all(Question.get_by_id(q).status == "pending" for q in item.questions)
+    [again] = items()
+    assert again.id == item.id and again.members == item.members
+
+
+def test_undo_and_redo_of_a_cluster_and_each_fold_alone(family):
+    [item] = items()
+    decision = clusters.answer_cluster(NS, item.id, "merge", "alice", "tui")
+    decisions.undo_last(NS, "alice", "tui")
+    assert len(names()) == 4
+    redone = decisions.redo_last(NS, "alice", "tui")
+    assert redone.action == "cluster" and redone.id != decision.id and names() == ["Ops Dashboard"]
+    # one member's fold reverted alone from the history: only that spelling comes back
+    children = [d for d in decisions.history(NS) if d.id in redone.payload["decisions"]]
+    child = next(d for d in children if d.payload["absorbed"]["name"] == "OpsDashboard")
+    decisions.revert(NS, child.id, "alice", "tui")
+    assert names() == ["Ops Dashboard", "OpsDashboard"]
+
+
+def test_unchecked_members_stay_asked_or_are_marked_different(family):
+    [item] = items()
+    ids = {m.name: m.id for m in item.members}
+    clusters.answer_cluster(NS, item.id, "merge", "alice", "cli", members=[ids["ops-dashboard"]])
+    assert "ops-dashboard" not in names() and {"OpsDashboard", "ops_dashboard"} <= set(names())
+    left = [q for q in pending(NS) if q.kind == "entity_pair"]
+    assert left and all("Ops Dashboard" in (q.left_name, q.right_name) for q in left)  # they follow the fold
+    [rest] = items()
+    assert rest.kind == "name_cluster"
+    decision = clusters.answer_cluster(NS, rest.id, "merge", "alice", "cli", members=[], mark_rest=True)
+    assert pending(NS) == [] and "marked different" in decision.summary
+    assert decisions.kept_apart(NS, ids["Ops Dashboard"], ids["OpsDashboard"]) is not None
+
+
+def test_a_member_kept_apart_is_not_folded_and_its_questions_settle(store):
+    people = [{"name": n, "type": "person"} for n in ("Priya Raman", "PR", "Priya R.")]
+    ingest_records(NS, [PassageRecord("p1", "Ask her about the ledger.", "a", entities=people)])
+    rejected = ask("Priya Raman", "PR")
+    decisions.answer(NS, rejected, "reject", "alice", "cli")
+    ask("PR", "Priya R.")
+    ask("Priya R.", "Priya Raman")
+    [item] = items()
+    pr = next(m for m in item.members if m.name == "PR")
+    assert item.left_name == "Priya Raman" and pr.kept_apart
+    decision = clusters.answer_cluster(NS, item.id, "merge", "alice", "cli")
+    assert "Priya R." not in names() and {"PR", "Priya Raman"} <= set(names())
+    assert "kept apart" in decision.summary
+    assert [q for q in pending(NS) if q.kind == "entity_pair"] == []  # PR / Priya R. fell on a kept-apart pair
+
+
+def test_a_chosen_canonical_takes_the_others(family):
+    [item] = items()
+    chosen = next(m.id for m in item.members if m.name == "ops-dashboard")
+    clusters.answer_cluster(NS, item.id, "merge", "alice", "cli", canonical=chosen)
+    assert names() == ["ops-dashboard"]
+
+
+def test_reject_on_a_cluster_rejects_every_question_as_one_batch(family):
+    [item] = items()
+    decision = clusters.answer_item(NS, item.id, "reject", "alice", "cli")
+    assert decision.action == "batch" and sorted(decision.payload["questions"]) == sorted(item.questions)
+    assert all(Question.get_by_id(q).status == "rejected" for q in item.questions)
+
+
+def test_a_question_that_does_not_lead_a_cluster_is_answered_alone(family):
+    [item] = items()
+    other = max(item.questions)
+    assert clusters.led_by(NS, other) is None
+    clusters.answer_item(NS, other, "reject", "alice", "cli")
+    assert Question.get_by_id(other).status == "rejected" and len(names()) == 4
+    with pytest.raises(MemoError, match="does not lead a cluster"):
+        clusters.answer_cluster(NS, other, "merge", "alice", "cli")
+
+
+def test_a_connected_part_too_big_to_be_one_name_stays_pairs(store, monkeypatch):
+    monkeypatch.setattr(clusters, "MAX_MEMBERS", 3)
+    ingest_records(NS, [PassageRecord(f"p{i}", f"We use Tool{'X' * i} daily.", "a") for i in range(1, 5)])
+    for i in range(1, 4):
+        ask(f"Tool{'X' * i}", f"Tool{'X' * (i + 1)}")
+    assert [q.kind for q in items()] == ["entity_pair"] * 3
+    assert clusters.led_by(NS, min(q.id for q in items())) is None
+
+
+def _family_of_passages():
+    texts = ["The Acme Gateway timeout is 30 seconds.", "The Acme Gateway timeout is 45 seconds.",
+             "The Acme Gateway timeout is 60 seconds."]  # fmt: skip
+    ingest_records(NS, [PassageRecord(f"t{i}", text, "wiki", created_at=parse_time(f"2026-0{i + 1}-01"))
+                        for i, text in enumerate(texts)])  # fmt: skip
+    ids = [Passage.get(Passage.external_id == f"t{i}").id for i in range(3)]
+    for left, right in ((ids[0], ids[1]), (ids[1], ids[2])):
+        Question.create(namespace=NS, kind="contradiction", left_id=left, right_id=right, left_name=f"#{left}",
+                        right_name=f"#{right}", score=0.9, rule="differs-number", reason="timeout changed")  # fmt: skip
+    return ids
+
+
+def live_passages():
+    return sorted(p.external_id for p in Passage.select().where(Passage.retired_at.is_null()))
+
+
+def test_a_family_of_passages_keeps_the_newest_and_reverts_as_one(store):
+    ids = _family_of_passages()
+    [item] = items()
+    assert item.kind == "passage_family" and item.left_id == ids[2]  # the newest
+    detail = clusters.cluster_detail(NS, item.id)
+    assert detail.passages[0].external_id == "t2"
+    decision = clusters.answer_cluster(NS, item.id, "merge", "alice", "cli")
+    assert live_passages() == ["t2"] and pending(NS) == []
+    decisions.revert(NS, decision.id, "alice", "cli")
+    assert live_passages() == ["t0", "t1", "t2"] and len(pending(NS)) == 2
+    decisions.redo_last(NS, "alice", "cli")
+    assert live_passages() == ["t2"]
+
+
+def test_a_family_can_keep_an_older_passage(store):
+    ids = _family_of_passages()
+    [item] = items()
+    clusters.answer_cluster(NS, item.id, "merge", "alice", "cli", canonical=ids[0])
+    assert live_passages() == ["t0"]
+
+
+def test_cli_queue_json_and_merge_on_a_cluster(family, run_cli):
+    code, out, _ = run_cli("queue", "--json")
+    [item] = json.loads(out)
+    assert code == 0 and item["kind"] == "name_cluster" and len(item["members"]) == 4
+    assert {"name", "type", "passages", "likelihood", "reason", "via"} <= set(item["members"][0])
+    code, out, err = run_cli("graph", "merge", str(item["id"]), "--except", "ops_dashboard", "--mark-rest")
+    assert code == 0, err
+    assert names() == ["Ops Dashboard", "ops_dashboard"] and "marked different" in out
+    code, out, _ = run_cli("graph", "undo")
+    assert code == 0 and len(names()) == 4
+    code, _, err = run_cli("graph", "merge", str(item["id"]), "--except", "nope")
+    assert code != 0 and "'nope' is not a member" in err and len(err.strip().splitlines()) == 1
+    code, _, _ = run_cli("graph", "merge", str(item["id"]), "--pair")
+    assert code == 0 and len(names()) == 3  # the lead question's own pair only
