@@ -508,3 +508,28 @@ async def test_c_makes_a_member_the_canonical_and_d_marks_the_rest_different(dem
     assert KeepApart.select().where(KeepApart.kind == "reject").count() >= 1
     ids = {e.name: e.id for e in Entity.select()}
     assert all(ids.get(name) for name in ("Claude Code", "claude-code", "ClaudeCode"))
+
+
+@pilot_test
+async def test_a_key_typed_while_a_decision_is_applied_is_refused_visibly(demo_store, monkeypatch):
+    import threading
+
+    from memo_tui.core import decisions
+
+    release, answer = threading.Event(), decisions.answer
+
+    def slow_answer(*args, **kwargs):
+        release.wait(5)
+        return answer(*args, **kwargs)
+
+    monkeypatch.setattr(decisions, "answer", slow_answer)
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "Redis", "redis")
+        first = pilot.app.screen.question_id
+        await pilot.press("m", "r")  # r typed while m is still being applied
+        status = str(pilot.app.screen.query_one("#status").render())
+        assert "not done: still applying the last decision" in status
+        release.set()
+        await settle(pilot)
+    assert Question.get_by_id(first).status == "merged"
+    assert Decision.select().count() == Decision.select().where(Decision.channel == "auto").count() + 1

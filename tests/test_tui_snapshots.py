@@ -219,3 +219,23 @@ def test_the_history_at_80x24_says_the_highlighted_decision_in_full(demo_store, 
         await settle(pilot)
 
     assert snap_compare(demo_app(), terminal_size=(80, 24), run_before=run_before)
+
+
+def test_a_family_of_passages_as_one_card(demo_store, snap_compare):
+    from memo_tui.store import Passage
+
+    older, newer = (Passage.get(Passage.external_id == name) for name in ("w120", "s134"))
+    Question.create(namespace="default", kind="contradiction", left_id=older.id, right_id=newer.id, left_name="w120",
+                    right_name="s134", score=0.7, rule="differs-number", likelihood=0.7, priority=1.4,
+                    reason="Gateway rate limiter allows: 100 → 250 requests")  # fmt: skip
+
+    async def run_before(pilot):
+        await settle(pilot)
+        pane = pilot.app.screen.query_one("QueuePane")
+        row = next(i for i, q in enumerate(pane.questions) if q.kind == "passage_family")
+        pilot.app.screen.query_one("#queue-table").move_cursor(row=row)
+        await settle(pilot)
+        await pilot.press("tab")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)

@@ -381,8 +381,9 @@ class ReviewScreen(Screen):
     # -- actions -----------------------------------------------------------------------------
 
     def _start(self, call, *args) -> None:
-        if self.busy:
-            self.notify("Still applying the last decision…", severity="warning")
+        if self.busy:  # a key typed ahead: refused where the reviewer looks, never applied to a row not yet seen
+            self.app.bell()
+            self._status("not done: still applying the last decision; press the key again once the queue is back")
             return
         self.busy = True
         self.decide(call, *args)

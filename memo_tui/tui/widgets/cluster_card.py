@@ -30,9 +30,8 @@ def _passage_lines(detail: ClusterDetail, member_id: int) -> Group:
         for p in side.passages:
             lines += [excerpt_header(p), highlighted(p.text, side.spellings, NAME_STYLE)]
         return Group(*lines)
-    members = {m.id: m for m in detail.cluster.members}
     passage = detail.passages[[m.id for m in detail.cluster.members].index(member_id)]
-    return Group(excerpt_header(passage), Text(reflowed(passage.text)), Text(members[member_id].reason, style="dim"))
+    return Group(excerpt_header(passage), Text(reflowed(passage.text)))
 
 
 class MembersTable(RowTable):
@@ -74,9 +73,12 @@ class ClusterCard(Vertical):
         yield MembersTable(id="card-members")
         yield Static("", id="card-member")
 
-    def on_mount(self) -> None:
+    def _set_columns(self, names: bool) -> None:
+        """A cluster of names shows each member's type and passages; a family its date and source."""
         table = self.query_one(MembersTable)
-        self._columns = table.add_columns(" ", "member", "type", "passages", "likely", "why")
+        table.clear(columns=True)
+        middle = ("type", "passages") if names else ("written", "source")
+        self._columns = table.add_columns(" ", "member", *middle, "likely", "why")
 
     @property
     def lead(self) -> int | None:
@@ -88,6 +90,9 @@ class ClusterCard(Vertical):
 
     def show(self, detail: ClusterDetail) -> None:
         same = self.detail is not None and self.detail.cluster.id == detail.cluster.id
+        names = detail.cluster.kind == "name_cluster"
+        if self.detail is None or (self.detail.cluster.kind == "name_cluster") != names:
+            self._set_columns(names)
         ids = [m.id for m in detail.cluster.members]
         if same:  # a new canonical: the choices made stay, the old canonical becomes a checked member
             self.checked = (self.checked | {self.canonical}) & set(ids)
@@ -98,7 +103,12 @@ class ClusterCard(Vertical):
         table = self.query_one(MembersTable)
         was = table.selected_key() if same else None
         table.clear()
-        for member in detail.cluster.members:
+        for index, member in enumerate(detail.cluster.members):
+            if names:
+                middle = (member.type or "", str(member.passages))
+            else:
+                passage = detail.passages[index]
+                middle = (f"{passage.created_at:%Y-%m-%d}", passage.source or "")
             why = "canonical" if member.id == self.canonical else member.reason
             if member.via:
                 why = f"via {member.via}: {why}"
@@ -109,8 +119,7 @@ class ClusterCard(Vertical):
             table.add_row(
                 self._mark(member.id),
                 member.name,
-                member.type or "",
-                str(member.passages),
+                *middle,
                 f"{member.likelihood:.2f}",
                 why,
                 key=str(member.id),
@@ -127,6 +136,8 @@ class ClusterCard(Vertical):
     def _mark(self, member_id: int) -> str:
         if member_id == self.canonical:
             return "★"
+        if self.detail is not None and self.detail.cluster.kind == "passage_family":
+            return "✗"  # retired by m
         return "✓" if member_id in self.checked else "·"
 
     def _head(self) -> None:
@@ -144,7 +155,8 @@ class ClusterCard(Vertical):
             )
         else:
             effect = self.detail.effect
-        keys = "tab, then j/k · space check · a all/none · c canonical"
+        keys = "tab, then j/k · space check · a all/none · c canonical" if cluster.kind == "name_cluster" else (
+            "tab, then j/k · c keeps that passage instead")  # fmt: skip
         self.query_one("#card-head", Static).update(Group(head, Text(effect, style="italic"), Text(keys, style="dim")))
 
     def _show_member(self, key: str | None) -> None:
