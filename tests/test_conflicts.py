@@ -352,3 +352,31 @@ def test_a_new_revision_of_a_passage_settles_the_questions_about_the_old_one(sto
     q = passage_question("d1", "d2")
     ingest_records(NS, [PassageRecord("d2", "Deploys of the Nimbus Console now need two reviewers.", "slack")])
     assert Question.get_by_id(q).status == "moot"
+
+
+def test_template_text_is_paired_by_what_else_it_shares_and_exactly():
+    """Passages from one template all look alike once numbers are masked; only those naming nearly
+    the same entities can contradict each other, and the search finds those without handing out
+    every pair of the template (the brute force below is the reference)."""
+    import random
+
+    from memo_tui.core.conflicts import NEAR_JACCARD, NEAR_MIN_WORDS, SAME_ENTITIES, WORD, _Prefixes, _shingles
+    from memo_tui.core.conflicts import jaccard, masked_words, near_pairs
+
+    rng = random.Random(7)
+    texts, entity_sets = [], []
+    for i in range(600):
+        part = rng.randrange(200)  # a part named by three passages on average
+        texts.append(f"Order {i} of part {part} ships from the Acme warehouse in {rng.randrange(9)} days.")
+        entity_sets.append({part, 1000} if rng.random() < 0.9 else {1000})  # 1000: a hub most passages name
+    found = near_pairs(texts, entity_sets)
+    masked = [_shingles(masked_words(t)) if len(WORD.findall(t)) >= NEAR_MIN_WORDS else set() for t in texts]
+    brute = {
+        (i, j)
+        for i in range(len(texts))
+        for j in range(i + 1, len(texts))
+        if jaccard(masked[i], masked[j]) >= NEAR_JACCARD and jaccard(entity_sets[i], entity_sets[j]) >= SAME_ENTITIES
+    }
+    assert set(found) == brute and brute
+    by_text, by_entity = _Prefixes(masked, NEAR_JACCARD).cost, _Prefixes(entity_sets, SAME_ENTITIES).cost
+    assert by_text > 100 * len(texts) > by_entity  # the text index would hand out every pair; the entities few

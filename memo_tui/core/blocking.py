@@ -1,5 +1,9 @@
 """Candidate pairs from indexes, never from all pairs.
 
+Names whose digit runs differ are never variants (`Opus 4.7` / `Opus 4.8`, `Part 12` / `Part 13`: the
+rules say no before anything else), so every index is built within one group of names that carry the
+same digit runs: names full of version and part numbers make many small groups, not one big one.
+
 Each index covers one family of rules completely, so no pair the rules would fold or ask about is
 lost (a test compares with a brute-force pass):
 
@@ -25,6 +29,7 @@ from multiprocessing import get_context
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
+from memo_tui.core.keys import digits_of, identity_key
 from memo_tui.core.rules import Name, one_word_of_name, spelling_key
 
 _SUFFIX = re.compile(r"^(.+)\.[a-z0-9]{1,4}$")
@@ -63,18 +68,39 @@ class EditPairs:
             self._pool.shutdown(cancel_futures=True)
 
 
+def digit_groups(digits: Iterable[tuple[str, ...]]) -> list[list[int]]:
+    """Positions of the names that carry the same digit runs, ascending, in groups of two or more:
+    only names of one group can be variants (rule 3)."""
+    groups: dict[tuple[str, ...], list[int]] = defaultdict(list)
+    for i, runs in enumerate(digits):
+        groups[runs].append(i)
+    return [members for members in groups.values() if len(members) > 1]
+
+
+def _within_groups(pairs: set[Pair], members: list[int], found: set[Pair]) -> None:
+    """Pairs found among a group's own positions, as positions of the whole list (order kept)."""
+    pairs.update((members[x], members[y]) for x, y in found)
+
+
 def _edit_distance_pairs(raw_names: list[str]) -> set[Pair]:
     pairs: set[Pair] = set()
-    keys = {i: key for i, key in enumerate(map(spelling_key, raw_names)) if key is not None}
-    _edit_distance(pairs, keys)
+    keys = [spelling_key(name) for name in raw_names]
+    for members in digit_groups(digits_of(identity_key(name)) for name in raw_names):
+        found: set[Pair] = set()
+        _edit_distance(found, {x: keys[i] for x, i in enumerate(members) if keys[i] is not None})
+        _within_groups(pairs, members, found)
     return pairs
 
 
 def other_pairs(names: list[Name]) -> set[Pair]:
     """Every family but edit distance."""
     pairs: set[Pair] = set()
-    eligible = [i for i, n in enumerate(names) if n.spelling_eligible]
-    _other_pairs(pairs, names, eligible, {i: names[i].merge for i in eligible})
+    for members in digit_groups(n.digits for n in names):
+        group = [names[i] for i in members]
+        eligible = [x for x, n in enumerate(group) if n.spelling_eligible]
+        found: set[Pair] = set()
+        _other_pairs(found, group, eligible, {x: group[x].merge for x in eligible})
+        _within_groups(pairs, members, found)
     return pairs
 
 

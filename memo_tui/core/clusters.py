@@ -20,12 +20,12 @@ from memo_tui.core.queue import Member, QuestionView, at_homes, view
 from memo_tui.errors import MemoError
 from memo_tui.store import Entity, KeepApart, Mention, Passage, Question
 from memo_tui.store.locks import writing
+from memo_tui.store.statements import slices
 
 MAX_MEMBERS = 12
 NAME_KINDS = ("entity_pair",)
 PASSAGE_KINDS = ("duplicate", "contradiction")
 CLUSTER_KINDS = {"names": "name_cluster", "passages": "passage_family"}
-CHUNK = 5000  # ids per IN list: no statement grows with the store
 
 
 def _family(kind: str) -> str:
@@ -79,8 +79,7 @@ class _Facts:
         self.mentions: dict[int, int] = defaultdict(int)
         self.passages: dict[int, tuple[str, object]] = {}
         ids = sorted(entity_ids)
-        for start in range(0, len(ids), CHUNK):
-            part = ids[start : start + CHUNK]
+        for part in slices(ids):
             for entity_id, name, kind in (
                 Entity.select(Entity.id, Entity.name, Entity.type).where(Entity.id.in_(part)).tuples()
             ):
@@ -95,8 +94,7 @@ class _Facts:
             for entity_id, _ in live:
                 self.mentions[entity_id] += 1
         ids = sorted(passage_ids)
-        for start in range(0, len(ids), CHUNK):
-            part = ids[start : start + CHUNK]
+        for part in slices(ids):
             query = Passage.select(Passage.id, Passage.external_id, Passage.created_at).where(Passage.id.in_(part))
             for passage_id, external_id, created in query.tuples():
                 self.passages[passage_id] = (external_id, created)
@@ -109,8 +107,7 @@ def _kept_apart_pairs(namespace: str, entity_ids: set[int]) -> set[frozenset[int
     home = {original: e for e, ids in lineage.items() for original in ids}
     ids = sorted(home)
     out = set()
-    for start in range(0, len(ids), CHUNK):
-        part = ids[start : start + CHUNK]
+    for part in slices(ids):
         rows = KeepApart.select(KeepApart.low_id, KeepApart.high_id).where(
             (KeepApart.namespace == namespace) & (KeepApart.kind == "reject") & KeepApart.low_id.in_(part)
         )
@@ -217,8 +214,7 @@ def _component(namespace: str, question: Question) -> list[QuestionView] | None:
     while frontier:
         ids = sorted({i for n in frontier for i in (decisions.lineage(n) if names else {n})})
         frontier = []
-        for start_at in range(0, len(ids), CHUNK):
-            part = ids[start_at : start_at + CHUNK]
+        for part in slices(ids):
             rows = Question.select().where(
                 (Question.namespace == namespace)
                 & Question.kind.in_(kinds)

@@ -39,7 +39,7 @@ from memo_tui.core.evidence import conflict_likelihood, yield_of
 from memo_tui.errors import MemoError
 from memo_tui.store import Entity, Mention, Passage, Question, Relation, utcnow
 from memo_tui.store.locks import writing
-from memo_tui.store.statements import as_datetime, rows_of
+from memo_tui.store.statements import as_datetime, rows_of, slices
 
 DUPLICATE_JACCARD = 0.75
 DUPLICATE_MIN_WORDS = 8
@@ -88,38 +88,66 @@ def jaccard(a: set, b: set) -> float:
     return shared / (len(a) + len(b) - shared) if a or b else 0.0
 
 
-def similar_pairs(sets: list[set[int]], threshold: float) -> dict[tuple[int, int], float]:
-    """Every pair (i < j) of sets with Jaccard >= threshold, through a prefix-filter index.
+class _Prefixes:
+    """The prefix filter's plan for one family of sets (AllPairs): tokens ordered rarest first; a token
+    found in one set only cannot be shared, so those come first in any order (the order stays one
+    global order) and are neither indexed nor kept: each set is reduced to its size and its shared
+    tokens, which is all an exact Jaccard needs. Sets visited from small to large probe with their
+    first |x| - ceil(t |x|) + 1 tokens and are indexed under their first |y| - ceil(2t / (1 + t) |y|) + 1
+    (a pair at Jaccard >= t shares one of those). `cost`: the candidate pairs the index hands out."""
 
-    Tokens are ordered rarest first. A token found in one set only cannot be shared, so those come
-    first in any order (the order stays one global order) and are neither indexed nor kept: each set
-    is reduced to its size and its shared tokens, which is all an exact Jaccard needs."""
-    frequency = Counter(chain.from_iterable(sets))
-    common = {token: count for token, count in frequency.items() if count > 1}
-    del frequency
+    def __init__(self, sets: list[set[int]], threshold: float) -> None:
+        frequency = Counter(chain.from_iterable(sets))
+        common = {token: count for token, count in frequency.items() if count > 1}
+        del frequency
+        self.threshold = threshold
+        self.sizes = [len(s) for s in sets]
+        self.shared = [frozenset(filter(common.__contains__, s)) for s in sets]
+        self.probe: list[list[int]] = []
+        self.index: list[list[int]] = []
+        probed: Counter = Counter()
+        indexed: Counter = Counter()
+        tight = 2 * threshold / (1 + threshold)
+        for size, mine in zip(self.sizes, self.shared, strict=True):
+            unique = size - len(mine)
+            ranked = sorted(mine, key=lambda token: (common[token], token))
+            probe, index = (
+                ranked[: max(0, size - math.ceil(share * size - 1e-9) + 1 - unique)] if size else []
+                for share in (threshold, tight)
+            )
+            self.probe.append(probe)
+            self.index.append(index)
+            probed.update(probe)
+            indexed.update(index)
+        self.cost = sum(indexed[token] * probed[token] for token in indexed) // 2
+
+    def score(self, i: int, j: int) -> float:
+        inter = len(self.shared[i] & self.shared[j])
+        return inter / (self.sizes[i] + self.sizes[j] - inter)
+
+    def passes(self, i: int, j: int) -> bool:
+        return bool(self.sizes[i] and self.sizes[j]) and self.score(i, j) >= self.threshold - 1e-12
+
+
+def similar_pairs(
+    sets: list[set[int]], threshold: float, also: tuple[list[set[int]], float] | None = None
+) -> dict[tuple[int, int], float]:
+    """Every pair (i < j) of sets with Jaccard >= threshold, through a prefix-filter index, with its
+    score. `also` (other sets of the same items, another threshold): the pair must pass that too; the
+    candidates then come from whichever index hands out fewer (both are exact), so that texts written
+    from one template, which all look alike, are paired by what else they have in common."""
+    plans = [_Prefixes(sets, threshold)] + ([_Prefixes(*also)] if also is not None else [])
+    driver = min(plans, key=lambda plan: plan.cost)
+    sizes = driver.sizes
     index: dict[int, list[int]] = defaultdict(list)
     found: dict[tuple[int, int], float] = {}
-    order = sorted(range(len(sets)), key=lambda i: (len(sets[i]), i))
-    shared_of = [frozenset(filter(common.__contains__, s)) for s in sets]
-    sizes = [len(s) for s in sets]
-    for i in order:
-        size = sizes[i]
-        if not size:
-            continue
-        prefix_length = size - math.ceil(threshold * size - 1e-9) + 1
-        unique = size - len(shared_of[i])
-        if unique >= prefix_length:
-            continue  # its whole prefix is tokens no other set has
-        mine = shared_of[i]
-        ranked = sorted(mine, key=lambda token: (common[token], token))
-        prefix = ranked[: prefix_length - unique]
-        candidates = {j for token in prefix for j in index.get(token, ()) if sizes[j] >= threshold * size - 1e-9}
+    for i in sorted(range(len(sets)), key=lambda i: (sizes[i], i)):
+        low = driver.threshold * sizes[i] - 1e-9
+        candidates = {j for token in driver.probe[i] for j in index.get(token, ()) if sizes[j] >= low}
         for j in candidates:
-            inter = len(mine & shared_of[j])
-            score = inter / (size + sizes[j] - inter)
-            if score >= threshold - 1e-12:
-                found[(min(i, j), max(i, j))] = score
-        for token in prefix:
+            if all(plan.passes(i, j) for plan in plans):
+                found[(min(i, j), max(i, j))] = plans[0].score(i, j)
+        for token in driver.index[i]:
             index[token].append(i)
     return found
 
@@ -241,7 +269,7 @@ def find_conflicts(namespace: str) -> list[Finding]:
     passages = _live(namespace)
     named = _entities_of(namespace)
     counts = Counter(eid for eids in named.values() for eid in eids)
-    dup_pairs, near = _pairs([p.text for p in passages])
+    dup_pairs, near = _pairs([p.text for p in passages], [named.get(p.id, set()) for p in passages])
     candidates = sorted(set(dup_pairs) | set(near))
     found = []
     for i, j in candidates:
@@ -283,19 +311,20 @@ def duplicate_pairs(texts: list[str]) -> dict[tuple[int, int], float]:
     return similar_pairs([_shingles(t) if len(t) >= DUPLICATE_MIN_WORDS else set() for t in tokens], DUPLICATE_JACCARD)
 
 
-def near_pairs(texts: list[str]) -> dict[tuple[int, int], float]:
-    """Pairs of texts of 5+ words that look alike once numbers are masked and negations dropped."""
+def near_pairs(texts: list[str], entity_sets: list[set[int]]) -> dict[tuple[int, int], float]:
+    """Pairs of texts of 5+ words that look alike once numbers are masked and negations dropped, and
+    that name nearly the same entities (only those can contradict each other)."""
     masked = [_shingles(masked_words(t)) if len(WORD.findall(t)) >= NEAR_MIN_WORDS else set() for t in texts]
-    return similar_pairs(masked, NEAR_JACCARD)
+    return similar_pairs(masked, NEAR_JACCARD, also=(entity_sets, SAME_ENTITIES))
 
 
-def _pairs(texts: list[str]) -> tuple[dict, dict]:
+def _pairs(texts: list[str], entity_sets: list[set[int]]) -> tuple[dict, dict]:
     """Both kinds of candidate pairs; on a large store the second kind is found in a second process
     at the same time (each takes about half of the detection)."""
     if len(texts) < PARALLEL_MIN or (os.cpu_count() or 1) < 2:
-        return duplicate_pairs(texts), near_pairs(texts)
+        return duplicate_pairs(texts), near_pairs(texts, entity_sets)
     with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as pool:
-        near = pool.submit(near_pairs, texts)
+        near = pool.submit(near_pairs, texts, entity_sets)
         return duplicate_pairs(texts), near.result()
 
 
@@ -424,7 +453,9 @@ def _single_valued_conflicts(namespace: str, by_id: dict[int, _Live]) -> list[Fi
         if newest is None or (passage.created_at, passage.id) > (newest.created_at, newest.id):
             stated[(src, predicate)][dst] = passage
     ids = sorted({src for src, _ in stated} | {dst for values in stated.values() for dst in values})
-    names = dict(Entity.select(Entity.id, Entity.name).where(Entity.id.in_(ids)).tuples()) if ids else {}
+    names = {}
+    for part in slices(ids):
+        names.update(Entity.select(Entity.id, Entity.name).where(Entity.id.in_(part)).tuples())
     out = []
     for (src, predicate), values in sorted(stated.items()):
         ordered = sorted(values.items(), key=lambda item: (item[1].created_at, item[1].id))

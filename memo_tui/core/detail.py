@@ -80,9 +80,10 @@ def _live_mentions(entity_id: int):
 def entity_side(entity: Entity, passages: int = PASSAGES_PER_SIDE) -> EntitySide:
     rows = list(_live_mentions(entity.id).tuples())
     passage_ids = list(dict.fromkeys(pid for pid, _ in rows))
+    named = _live_mentions(entity.id).select(Mention.passage)  # a subquery: a hub names thousands
     recent = (
         Passage.select()
-        .where(Passage.id.in_(passage_ids or [0]))
+        .where(Passage.id.in_(named))
         .order_by(Passage.created_at.desc(), Passage.id.desc())
         .limit(passages)
     )

@@ -8,6 +8,7 @@ from typing import NamedTuple
 from peewee import fn
 
 from memo_tui.store import Decision, Entity, Meta, Question, graph_version
+from memo_tui.store.statements import slices
 
 
 @dataclass(frozen=True)
@@ -89,8 +90,7 @@ def at_homes(views: list[QuestionView], home) -> list[QuestionView]:
         return views
     found = sorted({i for i in moved.values() if i is not None})
     names = {}
-    for start in range(0, len(found), 5000):  # no IN list grows with the store
-        part = found[start : start + 5000]
+    for part in slices(found):
         names.update(Entity.select(Entity.id, Entity.name).where(Entity.id.in_(part)).tuples())
 
     def now(entity_id: int, name: str) -> tuple[int, str]:

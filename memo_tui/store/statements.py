@@ -119,6 +119,15 @@ def first_column(query: pw.Query) -> list:
     return [row[0] for row in db.execute_sql(sql, params).fetchall()]
 
 
+SLICE = 5000  # ids per IN list: no statement grows with the store
+
+
+def slices(ids: Sequence, size: int = SLICE) -> Iterator[Sequence]:
+    """An id list in slices, one IN list each."""
+    for start in range(0, len(ids), size):
+        yield ids[start : start + size]
+
+
 def update_ids(model: type[pw.Model], ids: Sequence[int], size: int = 5000, **values) -> int:
     """UPDATE model SET values WHERE id IN (ids), in slices, without building SQL per id."""
     meta = model._meta
