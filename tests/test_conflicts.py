@@ -360,8 +360,17 @@ def test_template_text_is_paired_by_what_else_it_shares_and_exactly():
     every pair of the template (the brute force below is the reference)."""
     import random
 
-    from memo_tui.core.conflicts import NEAR_JACCARD, NEAR_MIN_WORDS, SAME_ENTITIES, WORD, _Prefixes, _shingles
-    from memo_tui.core.conflicts import jaccard, masked_words, near_pairs
+    from memo_tui.core.conflicts import (
+        NEAR_JACCARD,
+        NEAR_MIN_WORDS,
+        SAME_ENTITIES,
+        WORD,
+        _Prefixes,
+        _shingles,
+        jaccard,
+        masked_words,
+        near_pairs,
+    )
 
     rng = random.Random(7)
     texts, entity_sets = [], []

@@ -6,8 +6,8 @@ import pytest
 
 from memo_tui.core import clusters
 from memo_tui.core.detail import entity_side, question_detail
-from memo_tui.core.lint import lint
 from memo_tui.core.ingest import ingest_records
+from memo_tui.core.lint import lint
 from memo_tui.core.queue import pending
 from memo_tui.core.resolver import resolve
 from memo_tui.core.sources import PassageRecord
