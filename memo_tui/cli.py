@@ -324,18 +324,34 @@ def _merge_one(args: argparse.Namespace, actor: str, channel: str):
         if cluster.kind != "name_cluster":
             raise MemoError("--except is for a cluster of names; a passage family keeps one passage")
         left_out = {_member(cluster, name) for name in args.leave_out}
+        if (canonical or cluster.left_id) in left_out:
+            raise MemoError("--except names the canonical; choose another with --canonical instead")
         members = [m.id for m in cluster.members if m.id not in left_out]
     return clusters.answer_cluster(
         args.ns, number, "merge", actor, channel, canonical=canonical, members=members, mark_rest=args.mark_rest
     )
 
 
+def _no_cluster_among(namespace: str, numbers) -> None:
+    """Several N answer questions; a cluster's number among them would answer only its lead's pair."""
+    from memo_tui.core import clusters
+
+    for number in numbers:
+        cluster = clusters.led_by(namespace, number)
+        if cluster is not None:
+            size = len(cluster.members)
+            raise MemoError(f"{number} leads a cluster of {size}: answer it alone (or the lead pairs with --pair)")
+
+
 def _member(cluster, name: str) -> int:
     """A cluster member by its name (exactly, else in any case when only one matches) or #id."""
     exact = [m.id for m in cluster.members if name in (m.name, f"#{m.id}")]
-    folded = [m.id for m in cluster.members if m.name.casefold() == name.casefold()]
+    folded = [m for m in cluster.members if m.name.casefold() == name.casefold()]
     if exact or len(folded) == 1:
-        return (exact or folded)[0]
+        return exact[0] if exact else folded[0].id
+    if folded:
+        which = ", ".join(f"#{m.id} {m.name!r}" for m in folded)
+        raise MemoError(f"{name!r} matches {len(folded)} members but none exactly ({which}); give one as #id")
     names = ", ".join(repr(m.name) for m in cluster.members)
     raise MemoError(f"{name!r} is not a member of cluster {cluster.id} ({names})")
 
@@ -363,6 +379,8 @@ def cmd_graph(args: argparse.Namespace) -> int:
     elif args.action == "merge":
         if args.swap or args.keep or args.canonical or args.leave_out or args.mark_rest:
             raise MemoError("--swap, --keep, --canonical, --except and --mark-rest answer one item; give one N")
+        if not args.pair:
+            _no_cluster_among(args.ns, args.question)
         view = decisions.answer_batch(args.ns, args.question, "merge", actor, channel)
     elif args.action in ("reject", "keep-both"):
         action = args.action.replace("-", "_")
@@ -376,6 +394,8 @@ def cmd_graph(args: argparse.Namespace) -> int:
                 _print(args, {"questions": ids, "done": False}, text)
                 return 0
         if len(ids) > 1:
+            if not (args.like or args.pair):
+                _no_cluster_among(args.ns, ids)
             view = decisions.answer_batch(args.ns, ids, action, actor, channel)
         elif args.pair:
             view = decisions.answer(args.ns, ids[0], action, actor, channel)

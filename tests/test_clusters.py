@@ -203,3 +203,70 @@ def test_cli_queue_json_and_merge_on_a_cluster(family, run_cli):
     assert code != 0 and "'nope' is not a member" in err and len(err.strip().splitlines()) == 1
     code, _, _ = run_cli("graph", "merge", str(item["id"]), "--pair")
     assert code == 0 and len(names()) == 3  # the lead question's own pair only
+
+
+def test_an_agents_proposal_never_links_a_cluster(family):
+    from memo_tui.core.proposals import propose
+
+    ingest_records(NS, [PassageRecord("x1", "The Ops Dash board runs on the old cluster.", "a",
+                                      entities=[{"name": "Ops Dash board"}])])  # fmt: skip
+    [before] = items()
+    proposal, _ = propose(NS, "ops-dashboard", "Ops Dash board", "keep_apart", "a different board", "agent-x")
+    shown = items()
+    cluster = next(q for q in shown if q.members)
+    assert cluster.members == before.members and proposal.id not in cluster.questions
+    assert any(q.id == proposal.id and not q.members for q in shown)  # the proposal stands as its own pair
+    clusters.answer_cluster(NS, cluster.id, "merge", "alice", "cli")
+    assert "Ops Dash board" in names() and Question.get_by_id(proposal.id).status == "pending"
+
+
+def test_redo_after_reverting_a_cluster_keeps_a_member_reverted_alone_out(family):
+    [item] = items()
+    decision = clusters.answer_cluster(NS, item.id, "merge", "alice", "cli")
+    child = next(d for d in decisions.history(NS) if d.id in decision.payload["decisions"]
+                 and d.payload["absorbed"]["name"] == "OpsDashboard")  # fmt: skip
+    decisions.revert(NS, child.id, "alice", "cli")  # the reviewer takes one spelling back out
+    decisions.revert(NS, decision.id, "alice", "cli")
+    assert len(names()) == 4
+    decisions.undo_last(NS, "alice", "cli")  # undo the revert: the cluster's folds, as they stood
+    assert names() == ["Ops Dashboard", "OpsDashboard"]
+
+
+def test_a_member_kept_both_is_not_folded_through_another_question(family):
+    kept = ask("Ops Dashboard", "OpsDashboard")
+    decisions.answer(NS, kept, "keep_both", "alice", "cli")
+    [item] = items()
+    member = next(m for m in item.members if m.name == "OpsDashboard")
+    assert member.kept_apart
+    decision = clusters.answer_cluster(NS, item.id, "merge", "bob", "cli")
+    assert "OpsDashboard" in names() and "kept apart" in decision.summary
+
+
+def test_a_cluster_changed_since_it_was_shown_is_refused(family):
+    [item] = items()
+    shown = [m.id for m in item.members]
+    ingest_records(NS, [PassageRecord("x1", "The Ops-Dashboards page.", "a", entities=[{"name": "Ops-Dashboards"}])])
+    ask("Ops-Dashboards", "OpsDashboard")
+    with pytest.raises(MemoError, match="changed since it was shown"):
+        clusters.answer_cluster(NS, item.id, "merge", "alice", "tui", mark_rest=True, seen=shown)
+    assert len(names()) == 5 and decisions.history(NS) == []
+
+
+def test_a_deleted_member_leaves_the_cluster(family):
+    decisions.delete(NS, "OpsDashboard", "alice", "cli")
+    [item] = [q for q in items() if q.members]
+    assert "OpsDashboard" not in {m.name for m in item.members} and len(item.members) == 3
+    clusters.answer_cluster(NS, item.id, "merge", "alice", "cli")
+    assert names() == ["Ops Dashboard"]
+
+
+def test_cli_refuses_what_would_surprise(family, run_cli):
+    [item] = items()
+    code, _, err = run_cli("graph", "merge", str(item.id), "--except", "Ops Dashboard")
+    assert code != 0 and "names the canonical" in err
+    code, out, err = run_cli("graph", "merge", str(item.id), "--except", "OPS_DASHBOARD", "--mark-rest")
+    assert code == 0 and "'ops_dashboard' marked different" in out  # one member matches in any case
+    assert run_cli("graph", "undo")[0] == 0
+    other = max(item.questions)
+    code, _, err = run_cli("graph", "reject", str(item.id), str(other))
+    assert code != 0 and f"{item.id} leads a cluster of 4" in err and len(names()) == 4

@@ -533,3 +533,33 @@ async def test_a_key_typed_while_a_decision_is_applied_is_refused_visibly(demo_s
         await settle(pilot)
     assert Question.get_by_id(first).status == "merged"
     assert Decision.select().count() == Decision.select().where(Decision.channel == "auto").count() + 1
+
+
+@pilot_test
+async def test_marked_questions_are_answered_even_when_a_cluster_is_highlighted(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "Redis", "redis")
+        await pilot.press("space")
+        await select_question(pilot, "GitHub Actions", "github-actions")
+        await pilot.press("space")
+        await select_cluster(pilot, "Claude Code")
+        await pilot.press("m")
+        await settle(pilot)
+    assert not Decision.select().where(Decision.action == "cluster").exists()
+    [batch] = Decision.select().where(Decision.action == "batch")
+    assert batch.channel == "tui" and Entity.select().where(Entity.name == "claude-code").exists()
+
+
+@pilot_test
+async def test_a_cluster_that_changes_elsewhere_is_shown_again_before_it_is_answered(demo_store):
+    from graphrows import ask
+
+    from memo_tui.core.ingest import ingest_records
+    from memo_tui.core.sources import PassageRecord
+
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_cluster(pilot, "Claude Code")
+        ingest_records("default", [PassageRecord("x1", "Claude-Codes everywhere.", "a",
+                                                 entities=[{"name": "Claude-Codes"}])])  # fmt: skip
+        ask("Claude-Codes", "ClaudeCode")  # another reviewer's pass, say: a fourth spelling joins
+        await wait_for(pilot, lambda: len(card_names(pilot)) == 4, "the card to show the new member")

@@ -18,11 +18,12 @@ from memo_tui.core import decisions, folds
 from memo_tui.core.detail import EntitySide, Excerpt, entity_side, excerpt
 from memo_tui.core.queue import Member, QuestionView, at_homes, view
 from memo_tui.errors import MemoError
-from memo_tui.store import Entity, KeepApart, Mention, Passage, Question
+from memo_tui.store import Decision, Entity, KeepApart, Mention, Passage, Question
 from memo_tui.store.locks import writing
-from memo_tui.store.statements import slices
+from memo_tui.store.statements import first_column, slices
 
 MAX_MEMBERS = 12
+APART = ("reject", "keep_both")  # a reviewer's answers that keep a member out of a cluster's fold
 NAME_KINDS = ("entity_pair",)
 PASSAGE_KINDS = ("duplicate", "contradiction")
 CLUSTER_KINDS = {"names": "name_cluster", "passages": "passage_family"}
@@ -30,6 +31,12 @@ CLUSTER_KINDS = {"names": "name_cluster", "passages": "passage_family"}
 
 def _family(kind: str) -> str:
     return "names" if kind in NAME_KINDS else "passages"
+
+
+def _links(q: QuestionView) -> bool:
+    """Does the question join two members? An agent's proposal stays a pair of its own (a keep-apart
+    proposal says they differ; a merge proposal is the agent's claim, answered as such)."""
+    return q.left_id != q.right_id and q.proposed_by is None
 
 
 def _nodes(edges: list[QuestionView]) -> set[int]:
@@ -51,7 +58,11 @@ def group(namespace: str, views: list[QuestionView]) -> list[QuestionView]:
             node = parent[node]
         return node
 
-    joining = [q for q in views if q.left_id != q.right_id]
+    sides = sorted({side for q in views if q.kind in NAME_KINDS for side in (q.left_id, q.right_id)})
+    live = set()
+    for part in slices(sides):
+        live.update(first_column(Entity.select(Entity.id).where(Entity.id.in_(part))))
+    joining = [q for q in views if _links(q) and (q.kind not in NAME_KINDS or {q.left_id, q.right_id} <= live)]
     for q in joining:
         family = _family(q.kind)
         parent[find((family, q.left_id))] = find((family, q.right_id))
@@ -102,14 +113,14 @@ class _Facts:
 
 
 def _kept_apart_pairs(namespace: str, entity_ids: set[int]) -> set[frozenset[int]]:
-    """Pairs of these entities a reviewer rejected, through everything folded into each."""
+    """Pairs of these entities a reviewer rejected or kept both of, through everything folded into each."""
     lineage = {e: decisions.lineage(e) for e in entity_ids}
     home = {original: e for e, ids in lineage.items() for original in ids}
     ids = sorted(home)
     out = set()
     for part in slices(ids):
         rows = KeepApart.select(KeepApart.low_id, KeepApart.high_id).where(
-            (KeepApart.namespace == namespace) & (KeepApart.kind == "reject") & KeepApart.low_id.in_(part)
+            (KeepApart.namespace == namespace) & KeepApart.kind.in_(APART) & KeepApart.low_id.in_(part)
         )
         for low, high in rows.tuples():
             if high in home and home[low] != home[high]:
@@ -223,7 +234,7 @@ def _component(namespace: str, question: Question) -> list[QuestionView] | None:
             )
             views = [view(q) for q in rows if q.id not in found]
             for q in at_homes(views, folds.home_of) if names else views:
-                if q.left_id is None or q.right_id is None or q.left_id == q.right_id or q.id in found:
+                if not _links(q) or q.id in found or (names and not (_live(q.left_id) and _live(q.right_id))):
                     continue
                 found[q.id] = q
                 for side in (q.left_id, q.right_id):
@@ -235,11 +246,15 @@ def _component(namespace: str, question: Question) -> list[QuestionView] | None:
     return sorted(found.values(), key=lambda q: q.id)
 
 
+def _live(entity_id: int) -> bool:
+    return Entity.select().where(Entity.id == entity_id).exists()
+
+
 def led_by(namespace: str, question_id: int, canonical: int | None = None) -> QuestionView | None:
     """The cluster this pending question leads (None when it stands alone, is not the smallest id
     of its cluster, or its connected part is too big to be one item)."""
     question = Question.get_or_none((Question.id == question_id) & (Question.namespace == namespace))
-    if question is None or question.status != "pending":
+    if question is None or question.status != "pending" or question.proposed_by is not None:
         return None
     edges = _component(namespace, question)
     if not edges or min(q.id for q in edges) != question_id or len(_nodes(edges)) < 3:
@@ -305,23 +320,30 @@ def answer_cluster(
     canonical: int | None = None,
     members=None,
     mark_rest: bool = False,
+    seen=None,
+    different=None,
 ) -> decisions.DecisionView:
     """merge: fold the chosen members into the canonical (every member but those kept apart, unless
     `members` says which); with `mark_rest`, the members left out are marked different from it. For a
     passage family: keep the canonical passage and retire the rest. reject / keep_both: every
-    question of the cluster, as one batch."""
+    question of the cluster, as one batch. `different`: members to mark different, named one by one
+    (instead of `mark_rest`). `seen`: the members the reviewer was shown; when the
+    cluster has changed since (a member came or went), nothing is done."""
     if action not in decisions.ANSWERS:
         raise MemoError(f"unknown answer {action!r}; one of {', '.join(decisions.ANSWERS)}")
     with writing(namespace):
         cluster = _require(namespace, lead, canonical)
+        if seen is not None and set(seen) != {m.id for m in cluster.members}:
+            now = ", ".join(repr(m.name) for m in cluster.members)
+            raise MemoError(f"cluster {lead} changed since it was shown (now {now}); look at it again")
         if action != "merge":
             return decisions.answer_batch(namespace, cluster.questions, action, actor, channel)
         if cluster.kind == "passage_family":
             return _keep_one(namespace, cluster, actor, channel)
-        return _fold(namespace, cluster, actor, channel, members, mark_rest)
+        return _fold(namespace, cluster, actor, channel, members, mark_rest, different)
 
 
-def _fold(namespace: str, cluster: QuestionView, actor: str, channel: str, members, mark_rest: bool):
+def _fold(namespace: str, cluster: QuestionView, actor: str, channel: str, members, mark_rest: bool, different):
     canonical = cluster.left_id
     by_id = {m.id: m for m in cluster.members}
     if members is None:
@@ -333,12 +355,14 @@ def _fold(namespace: str, cluster: QuestionView, actor: str, channel: str, membe
             raise MemoError(f"#{strangers[0]} is not a member of cluster {cluster.id}")
         chosen = [m for m in chosen if m != canonical]
     rest = [m.id for m in cluster.members[1:] if m.id not in chosen and not m.kept_apart]
+    if different is not None:
+        rest, mark_rest = [m for m in rest if m in set(different)], True
     if not chosen and not (mark_rest and rest):
         raise MemoError(f"cluster {cluster.id}: no member chosen to fold into {cluster.left_name!r}")
-    children, folded = [], []
+    children, folded, made = [], [], []
     apart = [m.name for m in cluster.members[1:] if m.kept_apart and m.id not in chosen]
     for member in _nearest_first(cluster, chosen):
-        if decisions.kept_apart(namespace, canonical, member) is not None:
+        if decisions.kept_apart(namespace, canonical, member, kinds=APART) is not None:
             apart.append(by_id[member].name)
             continue
         question = _pending_between(namespace, member, canonical)
@@ -350,6 +374,7 @@ def _fold(namespace: str, cluster: QuestionView, actor: str, channel: str, membe
         else:  # joined only through a member left out: fold it all the same, by hand
             children.append(decisions.manual_fold(namespace, f"#{member}", f"#{canonical}", actor, channel))
         folded.append(member)
+        made.append([member, children[-1].id])
     marked = []
     if mark_rest:
         for member in rest:
@@ -357,6 +382,7 @@ def _fold(namespace: str, cluster: QuestionView, actor: str, channel: str, membe
             if question is not None:
                 children.append(decisions.answer(namespace, question.id, "reject", actor, channel))
                 marked.append(member)
+                made.append([member, children[-1].id])
     if not children:
         raise MemoError(f"cluster {cluster.id}: nothing to do (every chosen member is kept apart from the canonical)")
     said = f"folded {', '.join(repr(by_id[m].name) for m in folded) or 'nothing'} into {cluster.left_name!r}"
@@ -364,12 +390,16 @@ def _fold(namespace: str, cluster: QuestionView, actor: str, channel: str, membe
         said += f"; {', '.join(repr(by_id[m].name) for m in marked)} marked different"
     if apart:
         said += f"; {', '.join(map(repr, apart))} kept apart by an earlier decision"
-    return _record(namespace, cluster, children, folded, marked, f"{said} (cluster #{cluster.id})", actor, channel)
+    said = f"{said} (cluster #{cluster.id})"
+    return _record(namespace, cluster, children, folded, marked, said, actor, channel, made)
 
 
-def _record(namespace: str, cluster: QuestionView, children, members, rest, said: str, actor: str, channel: str):
-    """The cluster's own decision, over the answers it made (reverted, undone and redone as one)."""
+def _record(namespace: str, cluster: QuestionView, children, members, rest, said: str, actor: str, channel: str,
+            made=()):  # fmt: skip
+    """The cluster's own decision, over the answers it made (reverted, undone and redone as one);
+    `made`: (member, decision) of each answer, for a redo to replay only what still stood."""
     payload = {
+        "made": [list(pair) for pair in made],
         "decisions": [child.id for child in children],
         "questions": list(cluster.questions),
         "lead": cluster.id,
@@ -437,10 +467,21 @@ def _keep_one(namespace: str, cluster: QuestionView, actor: str, channel: str):
     return _record(namespace, cluster, children, [m.id for m in order], [], said, actor, channel)
 
 
-def answer_again(namespace: str, payload: dict, actor: str, channel: str) -> decisions.DecisionView:
-    """Redo of a cluster's answer: the same canonical and members, wherever they live now."""
+def answer_again(namespace: str, original, payload: dict, actor: str, channel: str) -> decisions.DecisionView:
+    """Redo of a cluster's answer (`original`, reverted): the same canonical, and the members whose
+    answers still stood when the cluster was reverted (one a reviewer had reverted alone stays out),
+    wherever they live now."""
     names = payload["of"] == "names"
     home = folds.home_of if names else (lambda passage_id: passage_id)
+    members = rest = None
+    if names:
+        standing = {
+            member
+            for member, child in payload["made"]
+            if (undone := Decision.get_by_id(child).undone_at) is None or undone >= original.undone_at
+        }
+        members = [home(m) for m in payload["members"] if m in standing]
+        rest = [m for m in payload["rest"] if m in standing]
     return answer_cluster(
         namespace,
         payload["lead"],
@@ -448,6 +489,6 @@ def answer_again(namespace: str, payload: dict, actor: str, channel: str) -> dec
         actor,
         channel,
         canonical=home(payload["canonical"]["id"]),
-        members=[home(m) for m in payload["members"]] if names else None,
-        mark_rest=bool(payload["rest"]),
+        members=members,
+        different=rest,
     )

@@ -486,7 +486,7 @@ def _reapply(namespace: str, revert_row: Decision, actor: str, channel: str) -> 
     if original.action == "cluster":
         from memo_tui.core.clusters import answer_again
 
-        return answer_again(namespace, payload, actor, channel)
+        return answer_again(namespace, original, payload, actor, channel)
     if original.action == "fold" and original.channel != "auto":
         return manual_fold(namespace, payload["absorbed"]["name"], payload["canonical"]["name"], actor, channel)
     raise MemoError(f"decision {original.id} ({original.action}) cannot be made again from here; make it anew")

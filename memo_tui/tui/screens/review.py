@@ -211,6 +211,11 @@ class ReviewScreen(Screen):
         self._queue_status()
         # the highlight event only fires when the row changes; load the detail of the row shown
         selected = self.query_one(QueuePane).selected_id()
+        card = self.query_one(ClusterCard)
+        shown = self._shown_question(selected)
+        changed = shown is not None and card.lead == selected and card.detail.cluster.questions != shown.questions
+        if shown is not None and shown.members and changed:
+            self.question_id = None  # the cluster changed (a member came or went): show it afresh
         if selected is not None:
             self._select(selected)
 
@@ -265,10 +270,13 @@ class ReviewScreen(Screen):
             if not number.isdigit():
                 return
             pane = self.query_one(QueuePane)
-            if all(q.id != int(number) for q in pane.questions or []):
+            item = next((q for q in pane.questions or [] if int(number) in (q.id, *q.questions)), None)
+            if item is None:
                 self.notify(f"question {number} is not in the queue shown", severity="warning")
                 return
-            pane.move_to_question(int(number))
+            if item.id != int(number):
+                self._status(f"question {number} is part of cluster #{item.id}")
+            pane.move_to_question(item.id)
 
         self.app.push_screen(AskScreen("Go to question number:"), jump)
 
@@ -397,13 +405,13 @@ class ReviewScreen(Screen):
             self._show_pane("detail")
             self.notify("The question is shown again; press the key once more to answer it.")
             return
-        shown = self._shown_question(self.question_id)
-        if shown is not None and shown.members:
-            self._answer_cluster(action, swap=swap)
-            return
         marked = sorted(self.query_one(QueuePane).marked)
         if marked:  # the marked questions, as one decision (one ctrl+z undoes it)
             self._start(lambda ns, actor, channel: decisions.answer_batch(ns, marked, action, actor, channel))
+            return
+        shown = self._shown_question(self.question_id)
+        if shown is not None and shown.members:
+            self._answer_cluster(action, swap=swap)
             return
         self._start(
             lambda ns, qid, actor, channel: decisions.answer(ns, qid, action, actor, channel, swap=swap),
@@ -421,9 +429,10 @@ class ReviewScreen(Screen):
             return
         lead, canonical = card.lead, card.canonical
         members = sorted(card.checked) if card.detail.cluster.kind == "name_cluster" else None
+        seen = [m.id for m in card.detail.cluster.members]  # a cluster changed meanwhile is refused, not guessed at
         self._start(
             lambda ns, actor, channel: clusters.answer_cluster(
-                ns, lead, action, actor, channel, canonical=canonical, members=members, mark_rest=mark_rest
+                ns, lead, action, actor, channel, canonical=canonical, members=members, mark_rest=mark_rest, seen=seen
             )
         )
 
