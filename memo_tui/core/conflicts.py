@@ -50,6 +50,7 @@ SINGLE_VALUED = ("owned_by", "owner", "version", "status", "lead", "located_in")
 NEGATIONS = frozenset({"not", "never", "no", "none", "nobody", "cannot", "deprecated", "removed", "disabled"})
 PARALLEL_MIN = 5000  # live passages from which the two searches run in two processes
 PASSAGE_KINDS = ("duplicate", "contradiction")
+CHEAP_CANDIDATES = 8  # candidates per passage below which the text index drives the join alone
 FAMILY = 3  # passages on one template from which they are a series, not a pair
 BOILERPLATE_SHARE = 0.01  # an entity named by more than this share of live passages gives no impact
 # A value: a number, a decimal or a plain version, with an optional unit (30, 1.5, 60s, 10ms, 4.2.0, 15%)
@@ -105,21 +106,22 @@ class _Prefixes:
         self.shared = [frozenset(filter(common.__contains__, s)) for s in sets]
         self.probe: list[list[int]] = []
         self.index: list[list[int]] = []
-        probed: Counter = Counter()
-        indexed: Counter = Counter()
         tight = 2 * threshold / (1 + threshold)
         for size, mine in zip(self.sizes, self.shared, strict=True):
             unique = size - len(mine)
+            probing = size - math.ceil(threshold * size - 1e-9) + 1 - unique if size else 0
+            if probing <= 0:  # its whole prefix is tokens no other set has (most sets of real text)
+                self.probe.append([])
+                self.index.append([])
+                continue
             ranked = sorted(mine, key=lambda token: (common[token], token))
-            probe, index = (
-                ranked[: max(0, size - math.ceil(share * size - 1e-9) + 1 - unique)] if size else []
-                for share in (threshold, tight)
-            )
-            self.probe.append(probe)
-            self.index.append(index)
-            probed.update(probe)
-            indexed.update(index)
-        self.cost = sum(indexed[token] * probed[token] for token in indexed) // 2
+            self.probe.append(ranked[:probing])
+            self.index.append(ranked[: max(0, size - math.ceil(tight * size - 1e-9) + 1 - unique)])
+
+    @property
+    def cost(self) -> int:
+        probed = Counter(chain.from_iterable(self.probe))
+        return sum(count * probed[token] for token, count in Counter(chain.from_iterable(self.index)).items()) // 2
 
     def score(self, i: int, j: int) -> float:
         inter = len(self.shared[i] & self.shared[j])
@@ -136,17 +138,27 @@ def similar_pairs(
     score. `also` (other sets of the same items, another threshold): the pair must pass that too; the
     candidates then come from whichever index hands out fewer (both are exact), so that texts written
     from one template, which all look alike, are paired by what else they have in common."""
-    plans = [_Prefixes(sets, threshold)] + ([_Prefixes(*also)] if also is not None else [])
-    driver = min(plans, key=lambda plan: plan.cost)
+    plan = _Prefixes(sets, threshold)
+    driver = plan
+    if also is not None and plan.cost > CHEAP_CANDIDATES * len(sets):  # a template: try the other index
+        other = _Prefixes(*also)
+        driver = other if other.cost < plan.cost else plan
+
+    def passes_also(i: int, j: int) -> bool:
+        if also is None:
+            return True
+        left, right = also[0][i], also[0][j]
+        return bool(left and right) and jaccard(left, right) >= also[1] - 1e-12
+
     sizes = driver.sizes
     index: dict[int, list[int]] = defaultdict(list)
     found: dict[tuple[int, int], float] = {}
-    for i in sorted(range(len(sets)), key=lambda i: (sizes[i], i)):
+    for i in sorted((i for i in range(len(sets)) if driver.probe[i]), key=lambda i: (sizes[i], i)):
         low = driver.threshold * sizes[i] - 1e-9
         candidates = {j for token in driver.probe[i] for j in index.get(token, ()) if sizes[j] >= low}
         for j in candidates:
-            if all(plan.passes(i, j) for plan in plans):
-                found[(min(i, j), max(i, j))] = plans[0].score(i, j)
+            if plan.passes(i, j) and passes_also(i, j):
+                found[(min(i, j), max(i, j))] = plan.score(i, j)
         for token in driver.index[i]:
             index[token].append(i)
     return found
