@@ -18,7 +18,7 @@ from memo_tui.core import decisions, folds
 from memo_tui.core.detail import EntitySide, Excerpt, entity_side, excerpt
 from memo_tui.core.queue import Member, QuestionView, at_homes, view
 from memo_tui.errors import MemoError
-from memo_tui.store import Decision, Entity, KeepApart, Mention, Passage, Question
+from memo_tui.store import Alias, Decision, Entity, KeepApart, Mention, Passage, Question
 from memo_tui.store.locks import writing
 from memo_tui.store.statements import first_column, slices
 
@@ -114,11 +114,19 @@ class _Facts:
 
 def _kept_apart_pairs(namespace: str, entity_ids: set[int]) -> set[frozenset[int]]:
     """Pairs of these entities a reviewer rejected or kept both of, through everything folded into each."""
-    lineage = {e: decisions.lineage(e) for e in entity_ids}
-    home = {original: e for e, ids in lineage.items() for original in ids}
-    ids = sorted(home)
-    out = set()
+    settled = KeepApart.select().where((KeepApart.namespace == namespace) & KeepApart.kind.in_(APART))
+    if not settled.exists():
+        return set()
+    home = {e: e for e in entity_ids}  # original id -> the member it lives in now (its lineage, read in bulk)
+    ids = sorted(entity_ids)
     for part in slices(ids):
+        rows = Alias.select(Alias.original_id, Alias.entity).where(
+            Alias.entity.in_(part) & Alias.original_id.is_null(False)
+        )
+        home.update(rows.tuples())
+    out = set()
+    originals = sorted(home)
+    for part in slices(originals):
         rows = KeepApart.select(KeepApart.low_id, KeepApart.high_id).where(
             (KeepApart.namespace == namespace) & KeepApart.kind.in_(APART) & KeepApart.low_id.in_(part)
         )
