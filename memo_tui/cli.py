@@ -513,6 +513,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
             tally(f"first {FIRST} questions", found.first),
             tally(f"random {SAMPLE} questions", found.sample),
             tally("all labelled questions", found.asks),
+            tally(f"members of the {found.clusters} clusters, against their canonical", found.cluster_members),
             f"questions per 1000 entities: {found.questions_per_1000_entities} "
             f"({found.questions} for {found.entities})",
             f"conflicts per 1000 passages: {found.conflicts_per_1000_passages} "

@@ -66,3 +66,12 @@ def test_labelled_same_pairs_are_folded_or_asked(evaluated):
     name, found = evaluated
     assert found.same_labelled >= 200
     assert found.surfaced_share >= 0.8, name
+
+
+def test_a_clusters_members_are_mostly_its_canonical(evaluated):
+    """A cluster card folds every member it checks into the canonical: on real text most are the same
+    thing (the card shows each one's likelihood for the rest)."""
+    name, found = evaluated
+    members = found.cluster_members
+    assert found.clusters >= 50 and members.same + members.different >= 100, name
+    assert members.precision >= 0.75, name

@@ -125,6 +125,8 @@ class StoreEvaluation:
     first: Tally = field(default_factory=Tally)
     sample: Tally = field(default_factory=Tally)
     asks: Tally = field(default_factory=Tally)
+    cluster_members: Tally = field(default_factory=Tally)  # each member against its cluster's canonical
+    clusters: int = 0
     same_labelled: int = 0
     same_surfaced: int = 0
     unlabelled: list[dict] = field(default_factory=list)
@@ -153,6 +155,8 @@ class StoreEvaluation:
             f"first_{FIRST}": self.first.as_dict(),
             f"random_{SAMPLE}": self.sample.as_dict(),
             "asks": self.asks.as_dict(),
+            "clusters": self.clusters,
+            "cluster_members": self.cluster_members.as_dict(),
             "same_pairs_labelled": self.same_labelled,
             "same_pairs_surfaced": self.same_surfaced,
             "surfaced_share": self.surfaced_share,
@@ -171,6 +175,7 @@ def _pair(a: str, b: str) -> frozenset[str]:
 def evaluate_store(namespace: str, pairs: list[dict]) -> StoreEvaluation:
     """The store's standing automatic folds and pending queue against labelled name pairs."""
     from memo_tui.core import queue
+    from memo_tui.core.clusters import group
     from memo_tui.core.entities import id_for_key
     from memo_tui.core.resolver import Homes
     from memo_tui.core.stats import store_stats
@@ -203,6 +208,11 @@ def evaluate_store(namespace: str, pairs: list[dict]) -> StoreEvaluation:
                 tally.add(label)
                 if label == "unlabelled":
                     result.unlabelled.append({"a": q.left_name, "b": q.right_name, "where": where})
+    # a cluster folds every member into its canonical: is each one the same thing as the canonical?
+    for cluster in (q for q in group(namespace, served) if q.kind == "name_cluster"):
+        result.clusters += 1
+        for member in cluster.members[1:]:
+            result.cluster_members.add(labels.get(_pair(cluster.left_name, member.name), "unlabelled"))
     for p in pairs:
         if p["same"] is not True:
             continue
