@@ -14,6 +14,8 @@ import heapq
 from collections import defaultdict
 from dataclasses import asdict, dataclass, replace
 
+from peewee import fn
+
 from memo_tui.core import decisions, folds
 from memo_tui.core.detail import EntitySide, Excerpt, entity_side, excerpt
 from memo_tui.core.queue import Member, QuestionView, at_homes, view
@@ -96,14 +98,13 @@ class _Facts:
             ):
                 self.entities[entity_id] = (name, kind)
             live = (
-                Mention.select(Mention.entity, Mention.passage)
+                Mention.select(Mention.entity, fn.COUNT(fn.DISTINCT(Mention.passage)))
                 .join(Passage)
                 .where(Mention.entity.in_(part) & Mention.active & Passage.retired_at.is_null())
-                .distinct()
+                .group_by(Mention.entity)
                 .tuples()
             )
-            for entity_id, _ in live:
-                self.mentions[entity_id] += 1
+            self.mentions.update(dict(live))
         ids = sorted(passage_ids)
         for part in slices(ids):
             query = Passage.select(Passage.id, Passage.external_id, Passage.created_at).where(Passage.id.in_(part))
