@@ -22,7 +22,7 @@ from memo_tui.core.queue import Member, QuestionView, at_homes, view
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Decision, Entity, KeepApart, Mention, Passage, Question
 from memo_tui.store.locks import writing
-from memo_tui.store.statements import first_column, slices
+from memo_tui.store.statements import slices
 
 MAX_MEMBERS = 12
 APART = ("reject", "keep_both")  # a reviewer's answers that keep a member out of a cluster's fold
@@ -51,6 +51,28 @@ def _nodes(edges: list[QuestionView]) -> set[int]:
 def group(namespace: str, views: list[QuestionView]) -> list[QuestionView]:
     """The queue with each cluster as one item (members and questions listed), ranked with the rest
     by expected yield: a cluster's is the sum of its questions' (one answer settles them all)."""
+    joining = [q for q in views if _links(q)]
+    found = _parts(joining)
+    if not found:
+        return views
+    members: dict[str, set[int]] = {"names": set(), "passages": set()}
+    for edges in found:
+        members[_family(edges[0].kind)] |= _nodes(edges)
+    facts = _Facts(namespace, members["names"], members["passages"])
+    deleted = members["names"] - facts.entities.keys()
+    if deleted:  # a side deleted outright joins nothing (its question waits for a reject or a revert)
+        joining = [q for q in joining if q.kind not in NAME_KINDS or not {q.left_id, q.right_id} & deleted]
+        found = _parts(joining)  # a part too big before may now be small enough: read its members too
+        names = {n for edges in found if edges[0].kind in NAME_KINDS for n in _nodes(edges)}
+        facts = _Facts(namespace, names, members["passages"])
+    standing = {q.id for edges in found for q in edges}
+    out = [q for q in views if q.id not in standing]
+    out += [_cluster(edges, facts) for edges in found]
+    return sorted(out, key=lambda q: (-q.priority, -q.likelihood, q.id))
+
+
+def _parts(joining: list[QuestionView]) -> list[list[QuestionView]]:
+    """The connected parts of 3 to MAX_MEMBERS members (union-find over the questions' sides)."""
     parent: dict[tuple[str, int], tuple[str, int]] = {}
 
     def find(node):
@@ -60,28 +82,13 @@ def group(namespace: str, views: list[QuestionView]) -> list[QuestionView]:
             node = parent[node]
         return node
 
-    sides = sorted({side for q in views if q.kind in NAME_KINDS for side in (q.left_id, q.right_id)})
-    live = set()
-    for part in slices(sides):
-        live.update(first_column(Entity.select(Entity.id).where(Entity.id.in_(part))))
-    joining = [q for q in views if _links(q) and (q.kind not in NAME_KINDS or {q.left_id, q.right_id} <= live)]
     for q in joining:
         family = _family(q.kind)
         parent[find((family, q.left_id))] = find((family, q.right_id))
     parts: dict[tuple[str, int], list[QuestionView]] = defaultdict(list)
     for q in joining:
         parts[find((_family(q.kind), q.left_id))].append(q)
-    found = {root: edges for root, edges in parts.items() if 3 <= len(_nodes(edges)) <= MAX_MEMBERS}
-    if not found:
-        return views
-    members: dict[str, set[int]] = {"names": set(), "passages": set()}
-    for edges in found.values():
-        members[_family(edges[0].kind)] |= _nodes(edges)
-    facts = _Facts(namespace, members["names"], members["passages"])
-    standing = {q.id: root for root, edges in found.items() for q in edges}
-    out = [q for q in views if q.id not in standing]
-    out += [_cluster(edges, facts) for edges in found.values()]
-    return sorted(out, key=lambda q: (-q.priority, -q.likelihood, q.id))
+    return [edges for edges in parts.values() if 3 <= len(_nodes(edges)) <= MAX_MEMBERS]
 
 
 class _Facts:

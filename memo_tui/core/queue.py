@@ -7,7 +7,8 @@ from typing import NamedTuple
 
 from peewee import fn
 
-from memo_tui.store import Decision, Entity, Meta, Question, graph_version
+from memo_tui.core.folds import follow_aliases
+from memo_tui.store import Alias, Decision, Entity, Meta, Question, graph_version
 from memo_tui.store.statements import slices
 
 
@@ -62,29 +63,35 @@ def pending(namespace: str, proposed: bool = False) -> list[QuestionView]:
     """Pending questions, highest expected yield first (likelihood x what the answer changes), then id.
     A name question shows where its sides live now: a side folded into another entity since the
     question was asked is shown as that entity, by id and name. `proposed`: agents' proposals only."""
-    from memo_tui.core.resolver import Homes
-
     query = (
-        Question.select()
+        Question.select(*(getattr(Question, name) for name in _STORED))
         .where((Question.namespace == namespace) & (Question.status == "pending"))
         .order_by(Question.priority.desc(), Question.likelihood.desc(), Question.id)
     )
     if proposed:
         query = query.where(Question.proposed_by.is_null(False))
-    return at_homes([view(q) for q in query], Homes(namespace))
+    return at_homes([QuestionView(*row) for row in query.tuples()], _Folded(namespace))
+
+
+class _Folded:
+    """Where a folded entity id lives now, from the alias table alone: an id no fold absorbed stays
+    itself (the queue does not need to read every entity to learn which ones were folded)."""
+
+    def __init__(self, namespace: str) -> None:
+        self.attached = dict(
+            Alias.select(Alias.original_id, Alias.attached_to)
+            .where((Alias.namespace == namespace) & Alias.original_id.is_null(False))
+            .tuples()
+        )
+
+    def __call__(self, entity_id: int) -> int | None:
+        return follow_aliases(entity_id, lambda e: e not in self.attached, self.attached.get)
 
 
 def at_homes(views: list[QuestionView], home) -> list[QuestionView]:
     """Name questions shown where their sides live now (`home`: an entity id to where it lives): a
     side folded into another entity since the question was asked becomes that entity, by id and name."""
-    live = getattr(home, "live", ())
-    moved = {
-        side: home(side)
-        for q in views
-        if q.kind == "entity_pair"
-        for side in (q.left_id, q.right_id)
-        if side not in live
-    }
+    moved = {side: home(side) for q in views if q.kind == "entity_pair" for side in (q.left_id, q.right_id)}
     moved = {side: now for side, now in moved.items() if now != side}
     if not moved:
         return views

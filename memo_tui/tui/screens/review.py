@@ -44,6 +44,7 @@ from memo_tui.tui.widgets.queue_pane import QueuePane
 
 PANES = {"1": "detail", "2": "neighbourhood", "3": "history"}
 MORE_PASSAGES = 10  # what + adds to each side's passages in the detail
+QUEUE_ROWS = 500  # items the queue table holds: a full table of 10,000 cost seconds per decision
 LIVE_SECONDS = 3.0  # how often the screen looks for changes made elsewhere (another reviewer, an agent)
 
 
@@ -125,6 +126,7 @@ class ReviewScreen(Screen):
             shown = clusters.group(self.namespace, shown)
         if self.queue_filter:
             shown = [q for q in shown if matches(q, self.queue_filter)]
+        shown = shown[:QUEUE_ROWS]  # the best-ranked; the title says how many more are pending
         self.post_message(QueueLoaded(shown, mark.pending, waiting(self.namespace), mark))
 
     @work(thread=True, exclusive=True, group="live", exit_on_error=False)
