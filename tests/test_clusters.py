@@ -270,3 +270,16 @@ def test_cli_refuses_what_would_surprise(family, run_cli):
     other = max(item.questions)
     code, _, err = run_cli("graph", "reject", str(item.id), str(other))
     assert code != 0 and f"{item.id} leads a cluster of 4" in err and len(names()) == 4
+
+
+def test_two_members_kept_apart_leave_the_less_likely_one_out(family):
+    [item] = items()
+    first, second = item.members[1], item.members[2]  # likelier first
+    question = ask(first.name, second.name)
+    decisions.answer(NS, question, "reject", "alice", "cli")  # a reviewer: these two differ
+    [again] = items()
+    shown = {m.name: m for m in again.members}
+    assert not shown[first.name].kept_apart
+    assert shown[second.name].kept_apart and shown[second.name].apart_from == first.name
+    done = clusters.answer_cluster(NS, again.id, "merge", "bob", "cli")
+    assert second.name in names() and first.name not in names() and "kept apart" in done.summary

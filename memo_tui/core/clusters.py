@@ -189,14 +189,21 @@ def _cluster(edges: list[QuestionView], facts: _Facts, canonical: int | None = N
     chains = _chains(canonical, edges)
     lead = min(q.id for q in edges)
 
+    folding = [canonical]  # what a default fold folds, in the order the card lists it
+
     def member(n: int) -> Member:
         likelihood, q, via = chains[n]
         kind = facts.entities.get(n, (None, None))[1] if family == "names" else None
         count = facts.mentions[n] if family == "names" else 1
-        apart = family == "names" and frozenset((n, canonical)) in facts.apart
         if q is None:
             return Member(n, name(n), kind, count, 1.0, "the proposed canonical", lead)
-        return Member(n, name(n), kind, count, likelihood, q.reason, q.id, via and name(via), apart)
+        # kept apart from the canonical or from a likelier member folded before it: left out by default
+        apart = next((o for o in folding if frozenset((n, o)) in facts.apart), None) if family == "names" else None
+        if apart is None:
+            folding.append(n)
+        apart_from = name(apart) if apart is not None else None
+        return Member(n, name(n), kind, count, likelihood, q.reason, q.id, via and name(via), apart is not None,
+                      apart_from)  # fmt: skip
 
     others = sorted(nodes - {canonical}, key=lambda n: (-chains[n][0], name(n), n))
     members = (member(canonical), *(member(n) for n in others))
@@ -378,7 +385,7 @@ def _fold(namespace: str, cluster: QuestionView, actor: str, channel: str, membe
     children, folded, made = [], [], []
     apart = [m.name for m in cluster.members[1:] if m.kept_apart and m.id not in chosen]
     for member in _nearest_first(cluster, chosen):
-        if decisions.kept_apart(namespace, canonical, member, kinds=APART) is not None:
+        if decisions.kept_apart(namespace, canonical, member, kinds=APART) is not None:  # through what folded before
             apart.append(by_id[member].name)
             continue
         question = _pending_between(namespace, member, canonical)

@@ -49,7 +49,8 @@ class Member:
     reason: str  # the reason of the question that joins it on that chain
     question_id: int  # that question
     via: str | None = None  # the member that chain passes through (None: asked beside the canonical)
-    kept_apart: bool = False  # a reviewer said it differs from the canonical (or from what was folded in)
+    kept_apart: bool = False  # a reviewer said it differs from the canonical, or from a member folded before it
+    apart_from: str | None = None  # which one (unchecked by default, never folded into it)
 
 
 _STORED = tuple(f.name for f in fields(QuestionView) if f.name not in ("members", "questions"))

@@ -113,7 +113,7 @@ class ClusterCard(Vertical):
             if member.via:
                 why = f"via {member.via}: {why}"
             if member.kept_apart:
-                why = f"kept apart by a reviewer · {why}"
+                why = f"kept apart from {member.apart_from!r} by a reviewer · {why}"
             room = max(20, (self.size.width or self.app.size.width) - 50)
             why = why if len(why) <= room else why[: room - 1] + "…"
             table.add_row(
