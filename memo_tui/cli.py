@@ -146,6 +146,9 @@ def build_parser() -> argparse.ArgumentParser:
     )
     resolve.add_argument("--dry-run", action="store_true", help="report what would happen; change nothing")
     resolve.add_argument("--cap", type=int, default=50, help="most pending entity questions (default: %(default)s)")
+    resolve.add_argument(
+        "--full", action="store_true", help="search the passages for conflicts even when nothing changed since"
+    )
 
     evaluate = sub.add_parser("eval", parents=[common], help="score the rules on labelled pairs (JSONL)")
     evaluate.add_argument("pairs", metavar="PAIRS.jsonl")
@@ -481,7 +484,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     if args.cap < 0:
         raise MemoError("--cap must be 0 or more")
     with _progress(not args.json, "resolving") as progress:
-        report = resolve(args.ns, cap=args.cap, dry_run=args.dry_run, progress=progress)
+        report = resolve(args.ns, cap=args.cap, dry_run=args.dry_run, progress=progress, full=args.full)
     text = (
         f"{'dry run: ' if report.dry_run else ''}{report.entities} entities, {report.pairs_judged} pairs judged: "
         f"{report.folded} folded, {report.queued} queued, {report.deferred} deferred, "
@@ -489,8 +492,12 @@ def cmd_resolve(args: argparse.Namespace) -> int:
         f"{report.unlikely} too unlikely to ask, "
         f"{report.rejected_by_rule} rejected by rule, {report.skipped_settled} skipped as settled, "
         f"{report.already_queued} already queued, {report.moot} moot; {report.seconds:.2f} s\n"
-        f"memory: {report.duplicates_queued} duplicates and {report.contradictions_queued} contradictions queued, "
-        f"{report.memory_skipped_settled} asked before, {report.memory_moot} moot"
+        + (
+            "memory: unchanged since the last search, not searched again (--full searches anyway)"
+            if report.memory_unchanged
+            else f"memory: {report.duplicates_queued} duplicates and {report.contradictions_queued} contradictions "
+            f"queued, {report.memory_skipped_settled} asked before, {report.memory_moot} moot"
+        )
     )
     _print(args, report.as_dict(), text)
     return 0

@@ -111,8 +111,9 @@ def test_the_pass_queues_memory_questions_beside_capped_entity_questions(story):
     assert (report.contradictions_queued, report.duplicates_queued) == (4, 1)
     kinds = [q.kind for q in pending(NS)]
     assert sorted(kinds) == ["contradiction"] * 4 + ["duplicate"]
-    again = resolve(NS, cap=0)
+    again = resolve(NS, cap=0, full=True)  # searched again: all asked before
     assert again.contradictions_queued == 0 and again.memory_skipped_settled == 5
+    assert resolve(NS, cap=0).memory_unchanged  # nothing changed: not searched
 
 
 def question(left: str) -> int:
@@ -389,3 +390,19 @@ def test_template_text_is_paired_by_what_else_it_shares_and_exactly():
     assert set(found) == brute and brute
     by_text, by_entity = _Prefixes(masked, NEAR_JACCARD).cost, _Prefixes(entity_sets, SAME_ENTITIES).cost
     assert by_text > 100 * len(texts) > by_entity  # the text index would hand out every pair; the entities few
+
+
+def test_a_pass_skips_the_passage_search_when_nothing_it_reads_changed(store):
+    def timeout_passage(n: int, seconds: int, when: str) -> PassageRecord:
+        text = f"The Acme Gateway timeout is {seconds} seconds for the billing service and its workers."
+        return PassageRecord(f"t{n}", text, "wiki", created_at=at(when))
+
+    ingest_records(NS, [timeout_passage(1, 30, "2026-01-01")])
+    first = resolve(NS)
+    assert not first.memory_unchanged
+    again = resolve(NS)
+    assert again.memory_unchanged and again.contradictions_queued == 0
+    assert resolve(NS, full=True).contradictions_queued == 0  # a full search finds nothing the skip missed
+    ingest_records(NS, [timeout_passage(2, 60, "2026-02-01")])  # a write the search reads: it runs again
+    after = resolve(NS)
+    assert not after.memory_unchanged and after.contradictions_queued == 1

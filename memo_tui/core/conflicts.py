@@ -22,6 +22,7 @@ the passages (sign-offs, link texts) give no impact.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import math
 import os
@@ -33,11 +34,12 @@ from datetime import datetime
 from difflib import SequenceMatcher
 from itertools import chain
 from multiprocessing import get_context
+from pathlib import Path
 
 from memo_tui.core.config import section
 from memo_tui.core.evidence import conflict_likelihood, yield_of
 from memo_tui.errors import MemoError
-from memo_tui.store import Entity, Mention, Passage, Question, Relation, utcnow
+from memo_tui.store import Entity, Mention, Meta, Passage, Question, Relation, graph_version, utcnow
 from memo_tui.store.locks import writing
 from memo_tui.store.statements import as_datetime, rows_of, slices
 
@@ -232,6 +234,7 @@ class ConflictReport:
     skipped_settled: int = 0
     moot: int = 0
     passages: int = 0
+    unchanged: bool = False  # skipped: nothing the search reads changed since it last ran
     findings: list[Finding] = field(default_factory=list)
 
 
@@ -482,10 +485,19 @@ def _single_valued_conflicts(namespace: str, by_id: dict[int, _Live]) -> list[Fi
     return out
 
 
-def queue_conflicts(namespace: str, dry_run: bool = False) -> ConflictReport:
+def queue_conflicts(namespace: str, dry_run: bool = False, full: bool = False) -> ConflictReport:
     """Queue every new finding beside the entity questions (no cap); settle questions whose passage
-    is gone as moot. A pair asked before, however it was answered, is not asked again."""
+    is gone as moot. A pair asked before, however it was answered, is not asked again.
+
+    The search is skipped when the namespace's graph version, the detector's code and its settings
+    are what they were when it last ran (`full` searches anyway): every finding it could make was
+    asked then, and every write that retires, restores, adds or re-links a passage, or renames or
+    folds an entity, moves the graph version."""
     report = ConflictReport()
+    key = _search_key(namespace)  # read before the search: a write meanwhile makes the next one search again
+    if not (full or dry_run) and _last_search(namespace) == key:
+        report.unchanged = True  # nothing a search reads has changed since it last ran: it would find no more
+        return report
     findings = find_conflicts(namespace)
     asked = Question.select(Question.id, Question.left_id, Question.right_id, Question.status).where(
         (Question.namespace == namespace) & Question.kind.in_(PASSAGE_KINDS)
@@ -542,4 +554,22 @@ def queue_conflicts(namespace: str, dry_run: bool = False) -> ConflictReport:
     with writing(namespace):
         for start in range(0, len(rows), 500):
             Question.insert_many(rows[start : start + 500]).execute()
+        Meta.insert(key=_SEARCHED.format(namespace), value=key).on_conflict(
+            conflict_target=[Meta.key], update={Meta.value: key}
+        ).execute()
     return report
+
+
+_SEARCHED = "conflicts-searched:{}"
+_DETECTOR = hashlib.sha1(Path(__file__).read_bytes()).hexdigest()[:12]  # another detector finds other things
+
+
+def _search_key(namespace: str) -> str:
+    """What a search's findings depend on: the graph version, the detector's code, its settings."""
+    settings = hashlib.sha1(json.dumps(section("conflicts"), sort_keys=True, default=str).encode()).hexdigest()[:12]
+    return f"{graph_version(namespace)}:{_DETECTOR}:{settings}"
+
+
+def _last_search(namespace: str) -> str | None:
+    row = Meta.get_or_none(Meta.key == _SEARCHED.format(namespace))
+    return row.value if row else None

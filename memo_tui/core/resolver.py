@@ -48,6 +48,7 @@ class PassReport:
     contradictions_queued: int = 0
     memory_skipped_settled: int = 0
     memory_moot: int = 0
+    memory_unchanged: bool = False  # the passage search was skipped: nothing it reads changed since the last
     seconds: float = 0.0
     dry_run: bool = False
 
@@ -164,11 +165,13 @@ def resolve(
     dry_run: bool = False,
     progress: Callable[[int, int], None] | None = None,
     cancelled: Callable[[], bool] | None = None,
+    full: bool = False,
 ) -> PassReport:
     """One resolution pass over a namespace, holding its pass lock (`store.locks.Busy` when another
-    process holds it). `cancelled` is asked between steps; when it says so the pass raises Cancelled."""
+    process holds it). `cancelled` is asked between steps; when it says so the pass raises Cancelled.
+    `full`: search the passages for conflicts even when nothing they depend on changed."""
     with pass_lock(namespace):
-        return _resolve(namespace, cap, dry_run, progress, cancelled or (lambda: False))
+        return _resolve(namespace, cap, dry_run, progress, cancelled or (lambda: False), full)
 
 
 def _stop_if(cancelled: Callable[[], bool]) -> None:
@@ -176,7 +179,7 @@ def _stop_if(cancelled: Callable[[], bool]) -> None:
         raise Cancelled("the resolution pass was cancelled; folds made before it stopped stand")
 
 
-def _resolve(namespace, cap, dry_run, progress, cancelled) -> PassReport:
+def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassReport:
     started = time.perf_counter()
     report = PassReport(dry_run=dry_run)
     home = Homes(namespace)
@@ -249,7 +252,8 @@ def _resolve(namespace, cap, dry_run, progress, cancelled) -> PassReport:
     _admit(namespace, likely, cap, report, dry_run)
     if progress is not None:  # the name pairs are done; the passages come next
         progress(len(pairs), len(pairs))
-    memory = queue_conflicts(namespace, dry_run)
+    memory = queue_conflicts(namespace, dry_run, full)
+    report.memory_unchanged = memory.unchanged
     report.duplicates_queued, report.contradictions_queued = memory.duplicates, memory.contradictions
     report.memory_skipped_settled, report.memory_moot = memory.skipped_settled, memory.moot
     if not dry_run:
