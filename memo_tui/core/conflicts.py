@@ -32,6 +32,7 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from datetime import datetime
 from difflib import SequenceMatcher
+from functools import cached_property
 from itertools import chain
 from multiprocessing import get_context
 from pathlib import Path
@@ -120,7 +121,7 @@ class _Prefixes:
             self.probe.append(ranked[:probing])
             self.index.append(ranked[: max(0, size - math.ceil(tight * size - 1e-9) + 1 - unique)])
 
-    @property
+    @cached_property
     def cost(self) -> int:
         probed = Counter(chain.from_iterable(self.probe))
         return sum(count * probed[token] for token, count in Counter(chain.from_iterable(self.index)).items()) // 2
