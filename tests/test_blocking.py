@@ -77,3 +77,31 @@ def test_the_parallel_path_finds_the_same_pairs(monkeypatch):
     serial = candidate_pairs(names)
     monkeypatch.setattr(blocking, "PARALLEL_MIN", 1)
     assert candidate_pairs(names) == serial
+
+
+def test_every_blocked_pair_shares_a_token_the_incremental_pass_can_find():
+    """What incremental blocking rests on: for every pair blocking makes, a probe of one side is a
+    token of the other (the gram order taken from half the names, as a kept order meets new names)."""
+    from memo_tui.core.blocking import gram_order, name_probes, name_tokens
+
+    for seed in (1, 2):
+        names = names_for(3000, seed=seed)
+        order = gram_order(names[: len(names) // 2])
+        tokens = [name_tokens(n, order) for n in names]
+        probes = [name_probes(n, t) for n, t in zip(names, tokens, strict=True)]
+        pairs = candidate_pairs(names)
+        assert len(pairs) > 3000
+        missed = [(names[i], names[j]) for i, j in pairs if not (probes[i] & tokens[j] or probes[j] & tokens[i])]
+        assert missed == []
+
+
+def test_spelling_close_is_what_the_two_spelling_families_find():
+    from memo_tui.core.blocking import _edit_distance_pairs, _trigram_prefix_filter, spelling_close
+    from memo_tui.core.rules import spelling_key
+
+    names = names_for(2000, seed=4)
+    keyed = [(n, spelling_key(n.name)) for n in names]
+    found: set = _edit_distance_pairs([n.name for n in names])
+    _trigram_prefix_filter(found, {i: n.grams for i, n in enumerate(names) if n.spelling_eligible})
+    same_digits = {(i, j) for i, j in found if names[i].digits == names[j].digits}
+    assert same_digits and all(spelling_close(keyed[i][1], keyed[j][1]) for i, j in same_digits)

@@ -29,7 +29,7 @@ from multiprocessing import get_context
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from memo_tui.core.keys import digits_of, identity_key
+from memo_tui.core.keys import digits_of, identity_key, merge_of, trigrams
 from memo_tui.core.rules import Name, one_word_of_name, spelling_key
 
 _SUFFIX = re.compile(r"^(.+)\.[a-z0-9]{1,4}$")
@@ -306,3 +306,128 @@ def _trigram_prefix_filter(pairs: set[Pair], grams: dict[int, frozenset[str]]) -
             ids, sizes = index.setdefault(token, ([], []))
             ids.append(i)
             sizes.append(size)
+
+
+# Incremental blocking. Each family above pairs two names only when they share something exact: a
+# key, a word run, an initial, a segment of the spelling key. A name's *tokens* say what it has, its
+# *probes* what a partner must have (a token typed by the letter before it): every pair a family
+# makes has a probe of one side among the tokens of the other (a test checks it against every pair
+# blocking makes). So a pass that kept every name's tokens finds the partners of the names new since,
+# and runs the families on those few names only.
+#
+#   m merge key (and accent-free key)      S the casefolded key's stem before a file suffix
+#   W the words   R runs of them 1-2 words shorter   c the core of a name with a company suffix
+#   A an acronym  I initials   H a person's 3-letter word head   L / N a person's long / short word's initial
+#   C the spelling key 1-3 characters shorter   E a segment of the spelling key (edit distance)
+#   G a trigram of the spelling key's prefix, rarest first by a gram order kept beside the tokens, and
+#     how many trigrams the key has (the probes ask for every count a Jaccard of 0.8 allows)
+_PARTNERS = {
+    "m": "mC", "S": "", "W": "Rc", "R": "W", "c": "cW", "A": "I", "I": "A", "H": "H", "L": "N", "N": "LN",
+    "C": "m",
+}  # fmt: skip
+
+
+def gram_order(names: Iterable[Name]) -> dict[str, int]:
+    """Trigrams by how many of these names have them, rarest first: the order the G tokens are cut by
+    (a gram it does not know comes first; any one order serves, as long as both sides use it)."""
+    frequency = Counter(g for n in names for g in n.grams)
+    return {g: r for r, g in enumerate(sorted(frequency, key=lambda g: (frequency[g], g)), 1)}
+
+
+def name_tokens(n: Name, order: dict[str, int]) -> set[str]:
+    """What the name has, as typed tokens, each under its digit runs (only names of one group pair)."""
+    out: set[str] = set()
+    add = out.add
+    if n.merge:
+        add("m" + n.merge)
+    if n.plain and n.plain != n.merge:
+        add("m" + n.plain)
+    match = _SUFFIX.match(n.folded)
+    if match:
+        add("S" + match.group(1))
+    words = n.words
+    if words:
+        add("W" + "\x1f".join(words))
+        count = len(words)
+        for length in (count - 1, count - 2):
+            for start in range(count - length + 1) if length >= 1 else ():
+                add("R" + "\x1f".join(words[start : start + length]))
+    if n.core and n.core != words:
+        add("c" + "\x1f".join(n.core))
+    if n.acronym:
+        add("A" + n.folded)
+    for initials in n.initials:
+        add("I" + initials)
+    if n.type == "person" and len(words) >= 2:
+        for word in words:
+            if len(word) >= 3:
+                add("H" + word[:3])
+                add("L" + word[:1])
+            else:
+                add("N" + word[:1])
+    if n.spelling_eligible:
+        key = n.merge
+        for cut in (1, 2, 3):
+            if len(key) - cut >= 5:
+                add("C" + key[:-cut])
+        grams = sorted(n.grams, key=lambda g: (order.get(g, 0), g))
+        for gram in grams[: len(grams) - math.ceil(0.8 * len(grams) - 1e-9) + 1]:
+            add(f"G{len(grams)}:{gram}")
+        k = _limit(len(key))
+        for part, (start, size) in enumerate(_segments(len(key), k + 1)):
+            add(f"E{len(key)}:{part}:{key[start : start + size]}")
+    group = ".".join(n.digits)
+    return {f"{group}|{token}" for token in out}
+
+
+def spelling_close(key: str, other: str) -> bool:
+    """Whether two spelling keys are close enough for rule 8's families: within its edit distance,
+    or sharing 80% of their trigrams."""
+    limit = _limit(min(len(key), len(other)))
+    if Levenshtein.distance(key, other, score_cutoff=limit) <= limit:
+        return True
+    mine, theirs = trigrams(key), trigrams(other)
+    shared = len(mine & theirs)
+    return shared >= 0.8 * (len(mine) + len(theirs) - shared)
+
+
+SPELLING_TOKENS = "EG"  # the token kinds of the two spelling families: what `spelling_close` checks
+
+
+def name_probes(n: Name, tokens: set[str]) -> set[str]:
+    """Tokens one of which every partner of the name has. From this side only: the name's own
+    spelling key and its swaps and stems as merge keys, and the spelling key's substrings where a
+    segment of a key within k edits must stand (a key within k edits of another holds one of the
+    other's k + 1 segments near its place, whichever of the two is longer)."""
+    out = set()
+    for token in tokens:
+        group, _, body = token.partition("|")
+        for kind in _PARTNERS[body[0]] if body[0] in _PARTNERS else ():
+            out.add(f"{group}|{kind}{body[1:]}")
+    group = ".".join(n.digits)
+    out.add(f"{group}|S{n.folded}")  # names that are this one with a file suffix
+    match = _SUFFIX.match(n.folded)
+    if match:  # and the name this one is without its suffix
+        out.add(f"{group}|m{merge_of(match.group(1))}")
+    if n.spelling_eligible:
+        key, size = n.merge, len(n.grams)
+        for token in tokens:
+            body = token.partition("|")[2]
+            if body[0] == "G":
+                gram = body.partition(":")[2]
+                for other in range(math.ceil(0.8 * size - 1e-9), math.floor(size / 0.8 + 1e-9) + 1):
+                    out.add(f"{group}|G{other}:{gram}")
+        if len(key) < 8:  # two adjacent characters swapped
+            for at in range(len(key) - 1):
+                out.add(f"{group}|m{key[:at]}{key[at + 1]}{key[at]}{key[at + 2 :]}")
+        for length in range(max(5, len(key) - 2), len(key) + 3):
+            delta = len(key) - length
+            if abs(delta) > _limit(min(length, len(key))):
+                continue
+            k = _limit(length)  # the other key is cut into k + 1 segments by its own length
+            for part, (start, size) in enumerate(_segments(length, k + 1)):
+                for shift in range(max(-part, delta - (k - part)), min(part, delta + (k - part)) + 1):
+                    at = start + shift
+                    if 0 <= at and at + size <= len(key):
+                        out.add(f"{group}|E{length}:{part}:{key[at : at + size]}")
+    return out

@@ -69,6 +69,7 @@ class StoreFacts:
     _rarity_sums: dict[int, float] = field(default_factory=dict)
     _rarity: dict[int, float] = field(default_factory=dict)
     _passage_sets: dict[int, frozenset[int]] = field(default_factory=dict)
+    _sources: dict[int, frozenset[str]] = field(default_factory=dict)
 
     def rarity(self, entity_id: int) -> float:
         """log(live passages / passages naming it): 0 for a name in every passage."""
@@ -81,6 +82,17 @@ class StoreFacts:
         found = self._passage_sets.get(entity_id)
         if found is None:
             found = self._passage_sets[entity_id] = frozenset(self.passages_of.get(entity_id, ()))
+        return found
+
+    def sources(self, entity_id: int, joint: frozenset[int]) -> frozenset[str]:
+        """The authors of the entity's passages other than `joint` ones (kept per entity when none are)."""
+        found = None if joint else self._sources.get(entity_id)
+        if found is None:
+            found = frozenset(
+                {self.source_of.get(p) for p in self.passages_of.get(entity_id, ()) if p not in joint} - {None, ""}
+            )
+            if not joint:
+                self._sources[entity_id] = found
         return found
 
     def is_rare(self, entity_id: int) -> bool:
@@ -213,9 +225,7 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
         score = min(1.0, sum(rare.values()) / total) if total else 0.0
         named = sorted((e for e in rare if facts.is_rare(e)), key=lambda e: (-rare[e], names_of.get(e, "")))
         shown = tuple(names_of.get(e, f"#{e}") for e in named)
-    sources_left = {facts.source_of.get(p) for p in facts.passages_of.get(left, ()) if p not in joint} - {None, ""}
-    sources_right = {facts.source_of.get(p) for p in facts.passages_of.get(right, ()) if p not in joint} - {None, ""}
-    shared_sources = len(sources_left & sources_right)
+    shared_sources = len(facts.sources(left, joint) & facts.sources(right, joint))
     no_neighbours = not n_left or not n_right
     counts = sorted((facts.frequency.get(left, 0), facts.frequency.get(right, 0)))
     # a typo is rare beside its original (for spelling rules only: a hub beside a rare longer name is not a typo)

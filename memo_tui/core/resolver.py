@@ -11,11 +11,11 @@ import time
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from typing import NamedTuple
 
 from peewee import fn
 
-from memo_tui.core import decisions, evidence, queue
-from memo_tui.core.blocking import EditPairs, other_pairs
+from memo_tui.core import decisions, evidence, name_memory, queue
 from memo_tui.core.conflicts import queue_conflicts
 from memo_tui.core.evidence import Evidence, StoreFacts
 from memo_tui.core.folds import canonical_rank, follow_aliases
@@ -48,6 +48,8 @@ class PassReport:
     contradictions_queued: int = 0
     memory_skipped_settled: int = 0
     memory_moot: int = 0
+    names_changed: int = 0  # names the last pass did not see as they are now: only their pairs were judged
+    incremental: bool = False  # the pass judged only those (False: every name was blocked and judged)
     memory_unchanged: bool = False  # the passage search was skipped: nothing it reads changed since the last
     seconds: float = 0.0
     dry_run: bool = False
@@ -56,10 +58,22 @@ class PassReport:
         return asdict(self)
 
 
+class Side(NamedTuple):
+    """One side of a question: what the queue and the evidence need of an entity (the rules need a `Name`)."""
+
+    id: int
+    name: str
+    type: str | None
+
+
+def side(name: Name) -> Side:
+    return Side(name.id, name.name, name.type)
+
+
 @dataclass(frozen=True)
 class Ask:
-    left: Name
-    right: Name
+    left: Side
+    right: Side
     verdict: Verdict
     impact: int
     evidence: Evidence | None = None
@@ -185,52 +199,58 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     home = Homes(namespace)
     report.moot = _settle_moot_questions(namespace, home, dry_run)
     rows = _entity_rows(namespace)
-    with EditPairs([name for _, name, _ in rows]) as edits:
-        names = [Name(entity_id, name, kind) for entity_id, name, kind in rows]
-        rows_of_mentions = live_mentions(namespace)
-        counts = mention_counts(rows_of_mentions)
-        pairs = sorted(other_pairs(names) | edits.result())
-    report.entities = len(names)
+    found = name_memory.judged(namespace, rows, full, dry_run)
+    live = {entity_id: (name, kind) for entity_id, name, kind in rows}
+    book = found.built
+
+    def name_of(entity_id: int) -> Name:
+        """The entity's `Name` for the rules, built when first needed (most remembered pairs never are)."""
+        built = book.get(entity_id)
+        if built is None:
+            built = book[entity_id] = Name(entity_id, *live[entity_id])
+        return built
+
+    rows_of_mentions = live_mentions(namespace)
+    counts = mention_counts(rows_of_mentions)
+    report.entities = len(rows)
+    report.pairs_judged, report.rejected_by_rule = found.judged, found.rejected
+    report.names_changed, report.incremental = found.changed, found.incremental
     settled = settled_pairs(namespace, home)
     pending = _pending_pairs(namespace, home)
     unfolded = reverted_pairs(namespace, home)  # a reviewer undid their fold: ask, never fold again unasked
     fold_edges: list[tuple[Name, Name]] = []
     asks: list[Ask] = []
-    for done, (i, j) in enumerate(pairs, 1):
-        a, b = names[i], names[j]
-        pair = frozenset((a.id, b.id))
+    verdicts = sorted(found.verdicts.items())
+    for done, ((low, high), verdict) in enumerate(verdicts, 1):
+        pair = frozenset((low, high))
         if pair in settled:
             report.skipped_settled += 1
             continue
-        verdict = judge_pair(a, b)
-        report.pairs_judged += 1
         if verdict.kind == "fold" and pair in unfolded:
             verdict = Verdict("ask", verdict.score, verdict.rule, f"{verdict.reason}; a fold of these was reverted")
         if verdict.kind == "fold" and pair not in pending:  # a pending question is the reviewer's to answer
-            fold_edges.append((a, b))
-        elif verdict.kind in ("ask", "fold"):
-            if pair in pending:
-                report.already_queued += 1
-            else:
-                asks.append(Ask(a, b, verdict, min(counts.get(a.id, 0), counts.get(b.id, 0))))
+            fold_edges.append((name_of(low), name_of(high)))
+        elif pair in pending:
+            report.already_queued += 1
         else:
-            report.rejected_by_rule += 1
+            a, b = Side(low, *live[low]), Side(high, *live[high])
+            asks.append(Ask(a, b, verdict, min(counts.get(low, 0), counts.get(high, 0))))
         if done % 5000 == 0:
             _stop_if(cancelled)
             if progress is not None:
-                progress(done, len(pairs))
+                progress(done, len(verdicts))
     wanted = {x.id for pair in fold_edges for x in pair} | {x.id for ask in asks for x in (ask.left, ask.right)}
     facts = store_facts(namespace, wanted, rows_of_mentions)
     del rows_of_mentions
     facts.answers = answer_counts(namespace)
     joint_texts(facts, [(a.id, b.id) for a, b in fold_edges] + [(q.left.id, q.right.id) for q in asks])
-    names_of = {n.id: n.name for n in names}
+    names_of = {entity_id: name for entity_id, name, _ in rows}
 
-    def weigh(a: Name, b: Name, rule: str) -> Evidence:
+    def weigh(a: Side, b: Side, rule: str) -> Evidence:
         return evidence.weigh(facts, a.id, b.id, facts.surfaces.get(a.id, {a.name}),
                               facts.surfaces.get(b.id, {b.name}), rule, names_of)  # fmt: skip
 
-    def certain(a: Name, b: Name) -> Evidence | None:
+    def certain(a: Side, b: Side) -> Evidence | None:
         """None when a fold verdict is certain; else the evidence for asking instead. A pair a reviewer
         is being asked about, or whose fold a reviewer reverted, is never folded unasked."""
         found = weigh(a, b, "same-merge-key")
@@ -243,7 +263,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     asks = [_weighed(q, weigh, facts, hopeless) for q in asks]
     # a keep-apart decision on an entity folded in this pass now covers its canonical
     settled = {frozenset(absorbed_into[x].id if x in absorbed_into else x for x in pair) for pair in settled}
-    asks = _follow_folds(asks, absorbed_into, counts, settled, pending, weigh)
+    asks = _follow_folds(asks, absorbed_into, counts, settled, pending, weigh, name_of)
     likely = [q for q in asks if q.evidence.likelihood >= evidence.MIN_LIKELIHOOD and q.priority >= evidence.MIN_YIELD]
     report.unlikely = len(asks) - len(likely)
     if not dry_run:  # first, so that admission counts the pending questions as the answers now weigh them
@@ -251,7 +271,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     _stop_if(cancelled)
     _admit(namespace, likely, cap, report, dry_run)
     if progress is not None:  # the name pairs are done; the passages come next
-        progress(len(pairs), len(pairs))
+        progress(len(verdicts), len(verdicts))
     memory = queue_conflicts(namespace, dry_run, full)
     report.memory_unchanged = memory.unchanged
     report.duplicates_queued, report.contradictions_queued = memory.duplicates, memory.contradictions
@@ -324,7 +344,7 @@ def _reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]]) -> Non
             Question.update(likelihood=new, priority=priority, reason=said).where(Question.id == qid).execute()
 
 
-def _apply_folds(namespace, edges, counts, settled, asks, report, dry_run, certain, cancelled) -> dict[int, Name]:
+def _apply_folds(namespace, edges, counts, settled, asks, report, dry_run, certain, cancelled) -> dict[int, Side]:
     """Fold each connected group of fold verdicts into its best-ranked member; members that do not
     fold with that canonical directly (say, declared types differ) become questions instead.
 
@@ -347,7 +367,7 @@ def _apply_folds(namespace, edges, counts, settled, asks, report, dry_run, certa
     groups: dict[int, list[Name]] = {}
     for entity_id in sorted(names):
         groups.setdefault(root(entity_id), []).append(names[entity_id])
-    absorbed_into: dict[int, Name] = {}
+    absorbed_into: dict[int, Side] = {}
     for members in groups.values():
         _stop_if(cancelled)
         with writing(namespace):
@@ -386,17 +406,27 @@ def _fold_group(
         if doubt is not None:  # the names agree, but the store does not say enough to fold unasked
             report.not_certain += 1
             said = Verdict("ask", said.score, said.rule, f"{said.reason}; not folded unasked")
-            asks.append(Ask(canonical, member, said, min(counts.get(canonical.id, 0), counts.get(member.id, 0)), doubt))
+            asks.append(
+                Ask(
+                    side(canonical),
+                    side(member),
+                    said,
+                    min(counts.get(canonical.id, 0), counts.get(member.id, 0)),
+                    doubt,
+                )
+            )
             continue
         if said.kind != "fold":
             if said.kind == "ask":
-                asks.append(Ask(canonical, member, said, min(counts.get(canonical.id, 0), counts.get(member.id, 0))))
+                asks.append(
+                    Ask(side(canonical), side(member), said, min(counts.get(canonical.id, 0), counts.get(member.id, 0)))
+                )
             leftover.append(member)
             continue
         if not dry_run:
             decisions.fold_entities(namespace, rows[canonical.id], rows[member.id], AUTO, AUTO, said.rule, said.score)
         counts[canonical.id] = counts.get(canonical.id, 0) + counts.get(member.id, 0)
-        absorbed_into[member.id] = canonical
+        absorbed_into[member.id] = side(canonical)
         merged.setdefault(canonical.id, {canonical.id}).update(merged.get(member.id, {member.id}))
         report.folded += 1
     while leftover:
@@ -411,7 +441,7 @@ def _fold_group(
             _fold_group(namespace, group, rows, counts, settled, asks, absorbed_into, report, dry_run, certain, merged)
 
 
-def _follow_folds(asks, absorbed_into, counts, settled, pending, weigh) -> list[Ask]:
+def _follow_folds(asks, absorbed_into, counts, settled, pending, weigh, name_of) -> list[Ask]:
     """Questions about entities folded in this pass are asked about their canonical instead."""
     out: dict[frozenset[int], Ask] = {}
     for ask in asks:
@@ -423,7 +453,7 @@ def _follow_folds(asks, absorbed_into, counts, settled, pending, weigh) -> list[
         if (left, right) == (ask.left, ask.right):
             out[pair] = Ask(left, right, ask.verdict, impact, ask.evidence)
             continue
-        verdict = judge_pair(left, right)
+        verdict = judge_pair(name_of(left.id), name_of(right.id))
         if verdict.kind in ("ask", "fold"):  # a fold verdict here lost its certainty in this pass
             out[pair] = Ask(left, right, verdict, impact, weigh(left, right, verdict.rule))
     return list(out.values())

@@ -15,7 +15,7 @@ from playhouse.migrate import SchemaMigrator, migrate
 from memo_tui.errors import MemoError
 from memo_tui.store.models import MODELS, Meta, Question, db
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 ONE_PENDING_INDEX = "question_one_pending_per_pair"
 SCHEMA_LOCK_CLASS = 0x6D656D73  # "mems": the advisory lock a schema change holds on PostgreSQL

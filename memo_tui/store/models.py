@@ -217,6 +217,16 @@ class Metric(BaseModel):
         indexes = ((("name", "labels"), True),)
 
 
+class PassMemory(BaseModel):
+    """What the last resolution pass saw of a namespace (its names, their blocking tokens, the rules'
+    verdicts), so that the next pass judges only what is new: a cache, never copied, rebuilt by a full
+    pass. `tag` says which code and format wrote it; another tag is never read."""
+
+    key = pw.TextField(primary_key=True)  # what it holds and the namespace: `names:default`
+    tag = pw.TextField()
+    data = pw.BlobField()
+
+
 MODELS = [
     Meta,
     NamespaceState,
@@ -231,4 +241,5 @@ MODELS = [
     KeepApart,
     PassageLink,
     Metric,
+    PassMemory,
 ]
