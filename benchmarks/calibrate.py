@@ -46,7 +46,8 @@ def labelled_store_features(name: str, scratch: Path) -> list[tuple[str, bool, d
     labels = [json.loads(line) for line in (REAL / f"{name}.labels.jsonl").open(encoding="utf-8")]
     pairs = [(r, ids[r["a"]], ids[r["b"]]) for r in labels if r["same"] is not None and r["a"] in ids and r["b"] in ids]
     wanted = {x for _, a, b in pairs for x in (a, b)}
-    facts = resolver.store_facts("default", wanted, resolver.live_mentions("default"))
+    rows = resolver.live_mentions("default")
+    facts = resolver.store_facts("default", wanted, rows, resolver.mention_counts(rows))
     resolver.joint_texts(facts, [(a, b) for _, a, b in pairs])
     names_of = {i: n for n, i in ids.items()}
     out = []

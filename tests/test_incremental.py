@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import drop_pg_database, pg_database
 
-from memo_tui.core import decisions, name_memory
+from memo_tui.core import decisions, pass_memory
 from memo_tui.core.ingest import ingest_records
 from memo_tui.core.opening import open_store
 from memo_tui.core.resolver import resolve
@@ -141,6 +141,6 @@ def test_a_memory_written_by_other_code_is_not_read(store):
     assert not resolve(NS).incremental
     assert resolve(NS).incremental
     PassMemory.update(tag="0:other").execute()
-    assert name_memory.load(NS) is None
+    assert pass_memory.load(NS) is None
     report = resolve(NS)
     assert not report.incremental and report.names_changed == Entity.select().count()

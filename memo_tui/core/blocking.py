@@ -21,10 +21,11 @@ import os
 import re
 from bisect import bisect_left
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 from multiprocessing import get_context
+from typing import TypeVar
 
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
@@ -34,6 +35,7 @@ from memo_tui.core.rules import Name, one_word_of_name, spelling_key
 
 _SUFFIX = re.compile(r"^(.+)\.[a-z0-9]{1,4}$")
 Pair = tuple[int, int]
+T = TypeVar("T")
 
 
 PARALLEL_MIN = 20_000
@@ -62,6 +64,14 @@ class EditPairs:
 
     def result(self) -> set[Pair]:
         return self._future.result() if self._future is not None else _edit_distance_pairs(self._raw)
+
+    def then(self, work: Callable[..., T], *args) -> Callable[[], T]:
+        """Run `work(*args)` in the second process once the edit pairs are done (here, when there is
+        none); returns what gives its result."""
+        if self._pool is None:
+            return lambda: work(*args)
+        future = self._pool.submit(work, *args)
+        return future.result
 
     def __exit__(self, *exc) -> None:
         if self._pool is not None:
@@ -370,7 +380,10 @@ def name_tokens(n: Name, order: dict[str, int]) -> set[str]:
         for cut in (1, 2, 3):
             if len(key) - cut >= 5:
                 add("C" + key[:-cut])
-        grams = sorted(n.grams, key=lambda g: (order.get(g, 0), g))
+        try:  # every gram known to the order (ranks are distinct): the quick sort
+            grams = sorted(n.grams, key=order.__getitem__)
+        except KeyError:  # new grams first, by themselves
+            grams = sorted(n.grams, key=lambda g: (order.get(g, 0), g))
         for gram in grams[: len(grams) - math.ceil(0.8 * len(grams) - 1e-9) + 1]:
             add(f"G{len(grams)}:{gram}")
         k = _limit(len(key))

@@ -58,23 +58,28 @@ class StoreFacts:
     """What the evidence layer reads from a store, as plain data."""
 
     passages_of: dict[int, list[int]]  # entity id -> live passage ids naming it (ascending)
-    entities_of: dict[int, set[int]]  # passage id -> entity ids it names
+    entities_of: dict[int, set[int]]  # passage id -> entity ids it names (those neighbours are read from)
     source_of: dict[int, str | None]  # passage id -> source
     text_of: dict[int, str] = field(default_factory=dict)  # passage id -> text, filled for joint passages
     external_of: dict[int, str] = field(default_factory=dict)  # passage id -> external id, the same ones
     surfaces: dict[int, set[str]] = field(default_factory=dict)  # entity id -> spellings used for it
     frequency: dict[int, int] = field(default_factory=dict)  # entity id -> live passages naming it (all names)
     answers: dict[str, tuple[int, int]] = field(default_factory=dict)  # pattern -> (merged, answered)
+    live_passages: int = 0  # live passages naming anything (0: every one is in entities_of)
     neighbour_cache: dict[int, Counter] = field(default_factory=dict)
     _rarity_sums: dict[int, float] = field(default_factory=dict)
     _rarity: dict[int, float] = field(default_factory=dict)
     _passage_sets: dict[int, frozenset[int]] = field(default_factory=dict)
     _sources: dict[int, frozenset[str]] = field(default_factory=dict)
 
+    @property
+    def live(self) -> int:
+        return self.live_passages or len(self.entities_of)
+
     def rarity(self, entity_id: int) -> float:
         """log(live passages / passages naming it): 0 for a name in every passage."""
         if not self._rarity:
-            live = max(1, len(self.entities_of))
+            live = max(1, self.live)
             self._rarity.update((e, math.log(live / n)) for e, n in self.frequency.items())
         return self._rarity.get(entity_id, 0.0)
 
@@ -97,7 +102,7 @@ class StoreFacts:
 
     def is_rare(self, entity_id: int) -> bool:
         """Named by at most 1% of the live passages (at least 2): a neighbour worth sharing."""
-        return self.frequency.get(entity_id, 0) <= max(2, RARE_SHARE * len(self.entities_of))
+        return self.frequency.get(entity_id, 0) <= max(2, RARE_SHARE * self.live)
 
     def rarity_sum(self, entity_id: int, neighbours: Counter, lost: set[int]) -> float:
         self.rarity(entity_id)  # fills the table

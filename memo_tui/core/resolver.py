@@ -15,7 +15,7 @@ from typing import NamedTuple
 
 from peewee import fn
 
-from memo_tui.core import decisions, evidence, name_memory, queue
+from memo_tui.core import decisions, evidence, pass_memory, queue
 from memo_tui.core.conflicts import queue_conflicts
 from memo_tui.core.evidence import Evidence, StoreFacts
 from memo_tui.core.folds import canonical_rank, follow_aliases
@@ -99,25 +99,34 @@ def mention_counts(rows: list[tuple[int, int, str]]) -> dict[int, int]:
     return Counter(eid for _, eid in {(pid, eid) for pid, eid, _ in rows})
 
 
-def store_facts(namespace: str, wanted: set[int], rows: list[tuple[int, int, str]]) -> StoreFacts:
-    """The plain facts the evidence layer weighs, for the entities in `wanted` and their passages."""
-    entities_of: dict[int, set[int]] = {}
+def store_facts(
+    namespace: str, wanted: set[int], rows: list[tuple[int, int, str]], counts: dict[int, int]
+) -> StoreFacts:
+    """The plain facts the evidence layer weighs, for the entities in `wanted` and their passages
+    (`counts`: entity id -> live passages naming it, for every entity)."""
     passages_of: dict[int, list[int]] = {}
     surfaces: dict[int, set[str]] = {}
+    named: set[int] = set()
     for pid, eid, surface in rows:
-        entities_of.setdefault(pid, set()).add(eid)
+        named.add(pid)
         if eid in wanted:
             passages_of.setdefault(eid, []).append(pid)
             surfaces.setdefault(eid, set()).add(surface)
     for pids in passages_of.values():
         pids[:] = sorted(set(pids))
+    looked_at = {pid for pids in passages_of.values() for pid in pids[: evidence.NEIGHBOUR_PASSAGES]}
+    entities_of: dict[int, set[int]] = {}
+    for pid, eid, _ in rows:
+        if pid in looked_at:
+            entities_of.setdefault(pid, set()).add(eid)
     source_of = dict(
         Passage.select(Passage.id, Passage.source)
         .where((Passage.namespace == namespace) & Passage.retired_at.is_null())
         .tuples()
     )
-    frequency = Counter(eid for eids in entities_of.values() for eid in eids)
-    return StoreFacts(passages_of, entities_of, source_of, surfaces=surfaces, frequency=frequency)
+    return StoreFacts(
+        passages_of, entities_of, source_of, surfaces=surfaces, frequency=counts, live_passages=len(named)
+    )
 
 
 def joint_texts(facts: StoreFacts, pairs: list[tuple[int, int]]) -> None:
@@ -199,7 +208,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     home = Homes(namespace)
     report.moot = _settle_moot_questions(namespace, home, dry_run)
     rows = _entity_rows(namespace)
-    found = name_memory.judged(namespace, rows, full, dry_run)
+    found = pass_memory.judged(namespace, rows, full, dry_run)
     live = {entity_id: (name, kind) for entity_id, name, kind in rows}
     book = found.built
 
@@ -211,7 +220,14 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
         return built
 
     rows_of_mentions = live_mentions(namespace)
-    counts = mention_counts(rows_of_mentions)
+    distinct = {(pid, eid) for pid, eid, _ in rows_of_mentions}
+    counts = Counter(eid for _, eid in distinct)
+    signatures = pass_memory.signatures(distinct)
+    del distinct
+    known = pass_memory.Apart({}, set()) if full else pass_memory.load_apart(namespace)
+    answers = answer_counts(namespace)
+    hopeless: dict[tuple[str, int], Evidence | None] = {}  # (rule, impact) -> its prior, when no fact can help
+    skipped: list[tuple[int, int, Verdict, int, Evidence]] = []  # hopeless asks whose facts were not read
     report.entities = len(rows)
     report.pairs_judged, report.rejected_by_rule = found.judged, found.rejected
     report.names_changed, report.incremental = found.changed, found.incremental
@@ -233,16 +249,20 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
         elif pair in pending:
             report.already_queued += 1
         else:
-            a, b = Side(low, *live[low]), Side(high, *live[high])
-            asks.append(Ask(a, b, verdict, min(counts.get(low, 0), counts.get(high, 0))))
+            impact = min(counts.get(low, 0), counts.get(high, 0))
+            prior = _hopeless(verdict.rule, impact, answers, hopeless)
+            if prior is not None and known.holds((low, high), signatures):  # no fact can lift it: unread
+                skipped.append((low, high, verdict, impact, prior))
+            else:
+                asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), verdict, impact))
         if done % 5000 == 0:
             _stop_if(cancelled)
             if progress is not None:
                 progress(done, len(verdicts))
     wanted = {x.id for pair in fold_edges for x in pair} | {x.id for ask in asks for x in (ask.left, ask.right)}
-    facts = store_facts(namespace, wanted, rows_of_mentions)
+    facts = store_facts(namespace, wanted, rows_of_mentions, counts)
     del rows_of_mentions
-    facts.answers = answer_counts(namespace)
+    facts.answers = answers
     joint_texts(facts, [(a.id, b.id) for a, b in fold_edges] + [(q.left.id, q.right.id) for q in asks])
     names_of = {entity_id: name for entity_id, name, _ in rows}
 
@@ -259,13 +279,25 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
 
     _stop_if(cancelled)
     absorbed_into = _apply_folds(namespace, fold_edges, counts, settled, asks, report, dry_run, certain, cancelled)
-    hopeless: dict[tuple[str, int], Evidence | None] = {}  # (rule, impact) -> its prior, when no fact can help
     asks = [_weighed(q, weigh, facts, hopeless) for q in asks]
+    apart = {
+        (q.left.id, q.right.id) for q in asks if facts.passage_set(q.left.id).isdisjoint(facts.passage_set(q.right.id))
+    }
+    apart.update((low, high) for low, high, *_ in skipped)
+    # a skipped ask about an entity folded in this pass, or grown by one, is asked about anew below
+    touched = set(absorbed_into) | {x.id for x in absorbed_into.values()}
+    for low, high, verdict, impact, prior in skipped:
+        if low in touched or high in touched:
+            asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), verdict, impact, prior))
+            report.unlikely -= 1
+    report.unlikely += len(skipped)
     # a keep-apart decision on an entity folded in this pass now covers its canonical
     settled = {frozenset(absorbed_into[x].id if x in absorbed_into else x for x in pair) for pair in settled}
     asks = _follow_folds(asks, absorbed_into, counts, settled, pending, weigh, name_of)
     likely = [q for q in asks if q.evidence.likelihood >= evidence.MIN_LIKELIHOOD and q.priority >= evidence.MIN_YIELD]
-    report.unlikely = len(asks) - len(likely)
+    report.unlikely += len(asks) - len(likely)
+    if not dry_run:
+        pass_memory.save_apart(namespace, pass_memory.Apart(signatures, apart))
     if not dry_run:  # first, so that admission counts the pending questions as the answers now weigh them
         _reweigh_pending(namespace, facts.answers)
     _stop_if(cancelled)
@@ -286,17 +318,22 @@ def _rank(name: Name, counts: dict[int, int]) -> tuple:
     return canonical_rank(name.id, name.name, counts.get(name.id, 0))
 
 
+def _hopeless(rule: str, impact: int, answers, hopeless: dict[tuple[str, int], Evidence | None]) -> Evidence | None:
+    """The prior of a rule no fact could lift to the thresholds at this impact, when no passage names
+    both sides (none can then define one by the other); None when some fact could."""
+    key = (rule, impact)
+    if key not in hopeless:
+        base = evidence.prior(rule, answers)[0]
+        hopeless[key] = None if evidence.reachable(rule, answers, impact) else Evidence(rule, base, 0.0, prior=base)
+    return hopeless[key]
+
+
 def _weighed(ask: Ask, weigh, facts: StoreFacts, hopeless: dict[tuple[str, int], Evidence | None]) -> Ask:
     """The ask with its evidence; a rule no fact could lift to the thresholds keeps its prior, unweighed."""
     if ask.evidence is not None:
         return ask
     rule = ask.verdict.rule
-    key = (rule, ask.impact)
-    if key not in hopeless:
-        base = evidence.prior(rule, facts.answers)[0]
-        reachable = evidence.reachable(rule, facts.answers, ask.impact)
-        hopeless[key] = None if reachable else Evidence(rule, base, 0.0, prior=base)
-    found = hopeless[key]
+    found = _hopeless(rule, ask.impact, facts.answers, hopeless)
     if found is not None:
         if facts.passage_set(ask.left.id).isdisjoint(facts.passage_set(ask.right.id)):  # none can define one
             return Ask(ask.left, ask.right, ask.verdict, ask.impact, found)

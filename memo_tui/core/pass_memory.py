@@ -1,0 +1,381 @@
+"""What the last resolution pass saw of a namespace, so that the next one does again only what its
+changes call for (incremental resolution): the names, and which pairs' sides shared no passage.
+
+Blocking and the name rules are pure functions of the names and their types: a pair of names both
+seen by the last pass, unchanged, gets the verdict it got then. So the memory holds every name the
+last pass saw, the blocking tokens of each (`blocking.name_tokens`) and the verdicts of the pairs
+that were not a plain no. A pass finds the partners of the new names through the tokens, runs the
+blocking families on those few names, and judges only the pairs that touch a new name; the evidence,
+folds and admission that follow run over every remembered pair, as on a full pass.
+
+It is kept in the store (`PassMemory`) in parts, each a marshalled value of a few long strings and
+arrays (quick to read and write whole): the names, the verdicts, the token index as of the last
+full pass, and the token lists changed since (folded into the index when they grow large). Each part
+carries a tag naming the format, the source of the modules that decide what it holds and the Python
+that wrote it (marshal's format is Python's own); a part with another tag is never read, and the pass
+is then a full one.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import marshal
+import sys
+from array import array
+from bisect import bisect_right
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+from importlib.metadata import version
+from itertools import compress
+from pathlib import Path
+
+from memo_tui.core import blocking, keys, rules
+from memo_tui.core.blocking import SPELLING_TOKENS, gram_order, name_probes, name_tokens, spelling_close
+from memo_tui.core.rules import Name, Verdict, judge_pair, spelling_key
+from memo_tui.store import PassMemory
+
+FORMAT = 2
+REBUILD_SHARE = 0.1  # the names learned since the base are folded into it when they are this share of it
+SEP = "\x00"  # joins the strings of a part; a name holding it is never remembered (its pass is a full one)
+Pair = tuple[int, int]
+
+
+def _tag() -> str:
+    code = hashlib.sha1()
+    for module in (keys, rules, blocking):
+        code.update(Path(module.__file__).read_bytes())
+    python = ".".join(map(str, sys.version_info[:2]))
+    return f"{FORMAT}:{code.hexdigest()[:12]}:wordfreq-{version('wordfreq')}:python-{python}"
+
+
+def _ids(values: Iterable[int]) -> bytes:
+    return array("q", values).tobytes()
+
+
+def _unids(data: bytes) -> array:
+    out = array("q")
+    out.frombytes(data)
+    return out
+
+
+def _split(text: str, count: int) -> list[str]:
+    """The `count` strings joined into `text` (an empty text is one empty string, or none)."""
+    return text.split(SEP) if count else []
+
+
+@dataclass
+class Names:
+    """Names with their blocking tokens, in entity id order, as one part of the memory keeps them: the
+    tokens of entity k are tokens[ends[k - 1]:ends[k]]. Found by scanning (no inverted index to build
+    or keep: a pass asks about the few tokens of its new names)."""
+
+    ids: array
+    names: list[str]
+    types: list[str | None]
+    tokens: list[str]
+    ends: array
+
+    @classmethod
+    def of(cls, rows: list[tuple[int, str, str | None, list[str]]]) -> Names:
+        ends, count = array("q"), 0
+        for *_, tokens in rows:
+            count += len(tokens)
+            ends.append(count)
+        return cls(
+            array("q", (r[0] for r in rows)),
+            [r[1] for r in rows],
+            [r[2] for r in rows],
+            [t for r in rows for t in r[3]],
+            ends,
+        )
+
+    def rows(self) -> list[tuple[int, str, str | None, list[str]]]:
+        starts = [0, *self.ends[:-1]]
+        return [
+            (i, n, t, self.tokens[a:b])
+            for i, n, t, a, b in zip(self.ids, self.names, self.types, starts, self.ends, strict=True)
+        ]
+
+    def holders(self, wanted: set[str]) -> list[tuple[int, str]]:
+        """(entity id, token) for every token in `wanted` that a name here has."""
+        hits = compress(range(len(self.tokens)), map(wanted.__contains__, self.tokens))
+        return [(self.ids[bisect_right(self.ends, at)], self.tokens[at]) for at in hits]
+
+    def dumps(self) -> tuple:
+        if any(SEP in text for text in self.names):
+            raise ValueError("a name holds the separator")
+        types = SEP.join(t or "" for t in self.types)
+        return (
+            self.ids.tobytes(),
+            SEP.join(self.names),
+            types,
+            SEP.join(self.tokens),
+            self.ends.tobytes(),
+            len(self.tokens),
+        )
+
+    @classmethod
+    def loads(cls, value: tuple) -> Names:
+        ids, names, types, tokens, ends, count = value
+        ids = _unids(ids)
+        kinds = [t or None for t in _split(types, len(ids))]
+        return cls(ids, _split(names, len(ids)), kinds, _split(tokens, count), _unids(ends))
+
+
+@dataclass
+class NameMemory:
+    """What the last pass saw: the names of the base (written whole by a full pass, or when the names
+    learned since grow large) less those forgotten since, plus those learned since."""
+
+    order: dict[str, int]  # the trigram order every G token is cut by
+    base: Names
+    forgotten: set[int]  # base entities gone or renamed since
+    learned: dict[int, tuple[str, str | None, list[str]]]  # entity id -> name, type, tokens
+    verdicts: dict[Pair, Verdict]  # (low id, high id) -> a fold or ask verdict
+    rebuilt: bool = False  # write the base too
+
+    @cached_property
+    def seen(self) -> dict[int, tuple[str, str | None]]:
+        out = {i: (n, t) for i, n, t in zip(self.base.ids, self.base.names, self.base.types, strict=True)}
+        for entity_id in self.forgotten:
+            out.pop(entity_id, None)
+        out.update((i, (n, t)) for i, (n, t, _) in self.learned.items())
+        return out
+
+    def forget(self, entity_ids: Iterable[int]) -> None:
+        """Drop what was remembered of these entities: their names, tokens and verdicts."""
+        gone = {entity_id for entity_id in entity_ids if self.seen.pop(entity_id, None) is not None}
+        for entity_id in gone:
+            self.forgotten.add(entity_id)
+            self.learned.pop(entity_id, None)
+        if gone:
+            self.verdicts = {
+                pair: v for pair, v in self.verdicts.items() if pair[0] not in gone and pair[1] not in gone
+            }
+
+    def learn(self, names: Iterable[Name]) -> dict[int, set[str]]:
+        """Remember these names and their tokens; returns each one's tokens."""
+        out = {}
+        for n in names:
+            self.seen[n.id] = (n.name, n.type)
+            out[n.id] = found = name_tokens(n, self.order)
+            self.learned[n.id] = (n.name, n.type, sorted(found))
+        return out
+
+    def partners(self, names: dict[int, Name], tokens: dict[int, set[str]], live: dict[int, tuple]) -> set[int]:
+        """Entity ids that some blocking family could pair with one of `names` (`live`: id -> (name,
+        type)). A partner found only by a spelling token is kept when the two keys are close (their
+        lists are long: a common segment or trigram)."""
+        asked: dict[str, list[int]] = defaultdict(list)  # probe -> the names asking
+        for entity_id, n in names.items():
+            for probe in name_probes(n, tokens[entity_id]):
+                asked[probe].append(entity_id)
+        held = [(i, t) for i, t in self.base.holders(set(asked)) if i not in self.forgotten]
+        held += [(i, t) for i, (_, _, found) in self.learned.items() for t in found if t in asked]
+        out: set[int] = set()
+        spelling: dict[int, set[int]] = defaultdict(set)
+        for holder, token in held:
+            if token[token.index("|") + 1] in SPELLING_TOKENS:
+                for entity_id in asked[token]:
+                    spelling[entity_id].add(holder)
+            else:
+                out.add(holder)
+        for entity_id, others in spelling.items():
+            key = names[entity_id].merge
+            for other in others - out:
+                found = spelling_key(live[other][0]) if other in live else None
+                if found is not None and spelling_close(key, found):
+                    out.add(other)
+        return out
+
+    def rebuild(self) -> None:
+        """Fold the names learned since into the base."""
+        rows = [r for r in self.base.rows() if r[0] not in self.forgotten and r[0] not in self.learned]
+        rows += [(i, n, t, found) for i, (n, t, found) in self.learned.items()]
+        self.base = Names.of(sorted(rows))
+        self.forgotten, self.learned, self.rebuilt = set(), {}, True
+
+
+def _row(namespace: str, part: str) -> PassMemory | None:
+    row = PassMemory.get_or_none(PassMemory.key == f"{part}:{namespace}")
+    return row if row is not None and row.tag == _tag() else None
+
+
+def _write(namespace: str, part: str, value) -> None:
+    data, tag = marshal.dumps(value), _tag()
+    PassMemory.insert(key=f"{part}:{namespace}", tag=tag, data=data).on_conflict(
+        conflict_target=[PassMemory.key], update={PassMemory.tag: tag, PassMemory.data: data}
+    ).execute()
+
+
+def _base_of(rows: list[tuple[int, str, str | None]]) -> tuple[dict[str, int], Names]:
+    """The gram order of these names and each one's tokens: a full pass's base."""
+    built = [Name(*row) for row in rows]
+    order = gram_order(built)
+    return order, Names.of([(n.id, n.name, n.type, sorted(name_tokens(n, order))) for n in built])
+
+
+def load(namespace: str) -> NameMemory | None:
+    rows = [_row(namespace, part) for part in ("names", "learned", "verdicts")]
+    if any(row is None for row in rows):
+        return None
+    order_text, count, base = marshal.loads(bytes(rows[0].data))
+    order = {g: r for r, g in enumerate(_split(order_text, count), 1)}
+    forgotten, learned = marshal.loads(bytes(rows[1].data))
+    low, high, scores, kinds, rules_used, reasons = marshal.loads(bytes(rows[2].data))
+    low, high, kinds, score = _unids(low), _unids(high), _unids(kinds), array("d")
+    score.frombytes(scores)
+    rule_of = rules_used.split(SEP)
+    verdicts = {
+        (a, b): Verdict("fold" if k < 0 else "ask", s, rule_of[abs(k) - 1], why)
+        for a, b, s, k, why in zip(low, high, score, kinds, _split(reasons, len(low)), strict=True)
+    }
+    return NameMemory(order, Names.loads(base), set(_unids(forgotten)), learned, verdicts)
+
+
+def save(namespace: str, memory: NameMemory) -> None:
+    if len(memory.learned) > REBUILD_SHARE * max(1, len(memory.base.ids)):
+        memory.rebuild()
+    try:
+        if memory.rebuilt:
+            grams = sorted(memory.order, key=memory.order.get)
+            _write(namespace, "names", (SEP.join(grams), len(grams), memory.base.dumps()))
+        if any(SEP in n for n, _, _ in memory.learned.values()) or any(
+            SEP in v.reason for v in memory.verdicts.values()
+        ):
+            raise ValueError("a name holds the separator")
+    except ValueError:  # never in names the extractor makes; such a store's passes are full ones
+        drop(namespace)
+        return
+    _write(namespace, "learned", (_ids(sorted(memory.forgotten)), memory.learned))
+    rules_used = sorted({v.rule for v in memory.verdicts.values()})
+    number = {rule: at for at, rule in enumerate(rules_used, 1)}
+    pairs = list(memory.verdicts)
+    values = [memory.verdicts[p] for p in pairs]
+    _write(
+        namespace,
+        "verdicts",
+        (
+            _ids(a for a, _ in pairs),
+            _ids(b for _, b in pairs),
+            array("d", (v.score for v in values)).tobytes(),
+            _ids(-number[v.rule] if v.kind == "fold" else number[v.rule] for v in values),
+            SEP.join(rules_used),
+            SEP.join(v.reason for v in values),
+        ),
+    )
+
+
+@dataclass
+class Apart:
+    """The evidence layer's memory: each entity's passages as a signature (how many, and the sum of
+    their ids), and the pairs of remembered verdicts whose sides shared no passage then. While both
+    signatures stand, such a pair still shares none (no passage can define one name by the other),
+    so a pass need not read its facts to know that nothing can lift a hopeless rule to the queue."""
+
+    signatures: dict[int, tuple[int, int]]  # entity id -> (live passages naming it, the sum of their ids)
+    pairs: set[Pair]
+
+    def holds(self, pair: Pair, now: dict[int, tuple[int, int]]) -> bool:
+        """Whether the pair's sides are known to share no passage now."""
+        low, high = pair
+        return (
+            pair in self.pairs
+            and self.signatures.get(low) == now.get(low)
+            and self.signatures.get(high) == now.get(high)
+        )
+
+
+def signatures(rows: Iterable[tuple[int, int]]) -> dict[int, tuple[int, int]]:
+    """Entity id -> (number of passages, sum of their ids), from distinct (passage, entity) rows."""
+    count: dict[int, int] = defaultdict(int)
+    total: dict[int, int] = defaultdict(int)
+    for pid, eid in rows:
+        count[eid] += 1
+        total[eid] += pid
+    return {eid: (n, total[eid]) for eid, n in count.items()}
+
+
+def load_apart(namespace: str) -> Apart:
+    """What the last pass knew (nothing, when it kept nothing or other code wrote it)."""
+    row = _row(namespace, "apart")
+    if row is None:
+        return Apart({}, set())
+    ids, counts, sums, low, high = (_unids(part) for part in marshal.loads(bytes(row.data)))
+    signatures = dict(zip(ids, zip(counts, sums, strict=True), strict=True))
+    return Apart(signatures, set(zip(low, high, strict=True)))
+
+
+def save_apart(namespace: str, apart: Apart) -> None:
+    ids = list(apart.signatures)
+    pairs = sorted(apart.pairs)
+    _write(
+        namespace,
+        "apart",
+        (
+            _ids(ids),
+            _ids(apart.signatures[i][0] for i in ids),
+            _ids(apart.signatures[i][1] for i in ids),
+            _ids(a for a, _ in pairs),
+            _ids(b for _, b in pairs),
+        ),
+    )
+
+
+def drop(namespace: str) -> None:
+    PassMemory.delete().where(PassMemory.key.endswith(f":{namespace}")).execute()
+
+
+@dataclass
+class Judged:
+    """The verdicts a pass works from: every pair of live names that is not a plain no."""
+
+    verdicts: dict[Pair, Verdict]  # (low id, high id) -> fold / ask
+    built: dict[int, Name]  # the names built while blocking (the rest are built when needed)
+    judged: int  # pairs the rules looked at in this pass
+    rejected: int  # of those, plain noes
+    changed: int  # names new or renamed since the last pass (every name on a full pass)
+    incremental: bool
+
+
+def judged(namespace: str, rows: list[tuple[int, str, str | None]], full: bool, dry_run: bool) -> Judged:
+    """Block and judge the namespace's names (`rows`: id, name, type, in id order): only the pairs that
+    touch a name the last pass did not see as it is now, unless `full` or nothing usable is remembered.
+    The memory is brought up to date and kept (not on a dry run)."""
+    memory = None if full else load(namespace)
+    if memory is None:
+        with blocking.EditPairs([name for _, name, _ in rows]) as edits:
+            remembered = edits.then(_base_of, rows)  # the tokens of every name, beside this process's work
+            ordered = [Name(*row) for row in rows]
+            positions = blocking.other_pairs(ordered) | edits.result()
+            order, base = remembered()
+        names = {n.id: n for n in ordered}
+        pairs = {(ordered[i].id, ordered[j].id) for i, j in positions}
+        memory = NameMemory(order, base, set(), {}, {}, rebuilt=True)
+        changed, incremental, forgot = len(ordered), False, False
+    else:
+        live = {entity_id: (name, kind) for entity_id, name, kind in rows}
+        fresh = {
+            entity_id: Name(entity_id, *now) for entity_id, now in live.items() if memory.seen.get(entity_id) != now
+        }
+        stale = [entity_id for entity_id in memory.seen if entity_id not in live or entity_id in fresh]
+        memory.forget(stale)
+        tokens = memory.learn(fresh.values())
+        near = sorted((memory.partners(fresh, tokens, live) & live.keys()) | fresh.keys())
+        names = {entity_id: fresh.get(entity_id) or Name(entity_id, *live[entity_id]) for entity_id in near}
+        ordered = [names[entity_id] for entity_id in near]
+        pairs = {
+            (ordered[i].id, ordered[j].id)
+            for i, j in blocking.candidate_pairs(ordered)
+            if ordered[i].id in fresh or ordered[j].id in fresh
+        }
+        changed, incremental = len(fresh), True
+        forgot = bool(stale)  # names folded away since: worth writing down even with no new name
+    said = {pair: judge_pair(names[pair[0]], names[pair[1]]) for pair in pairs}
+    memory.verdicts.update((pair, v) for pair, v in said.items() if v.kind != "no")
+    if not dry_run and (changed or forgot):
+        save(namespace, memory)
+    rejected = sum(v.kind == "no" for v in said.values())
+    return Judged(memory.verdicts, names, len(said), rejected, changed, incremental)
