@@ -32,6 +32,14 @@ def _passages(rng: random.Random, pool: list[str], start: int, count: int) -> li
         named = rng.sample(pool, rng.choice([2, 3, 4]))
         entities = [{"name": n, "type": TYPES[zlib.crc32(n.encode()) % len(TYPES)]} for n in named]
         out.append(PassageRecord(f"p{k}", f"Notes on {', '.join(named)}.", f"author{k % 4}", entities=entities))
+    for k in range(rng.randrange(2, 5)):  # settings said again, changed, or taken back: passage conflicts
+        subject = rng.choice(pool[:12])
+        value = rng.choice([30, 60, 90])
+        negation = rng.choice(["", "", " not"])
+        text = f"The {subject} request timeout is{negation} {value} seconds in production since the last release."
+        out.append(PassageRecord(f"s{start}-{k}", text, f"ops{rng.randrange(3)}", entities=[{"name": subject}]))
+    if rng.random() < 0.3 and start:
+        out.append(PassageRecord(f"r{start}", f'Revert "Notes on {", ".join(named)}."', "ops0"))
     name = rng.choice([n for n in pool if " " in n])
     rare = [{"name": f"Pair {start} {side}"} for side in "ab"]
     for spelling in (name, name.replace(" ", "-")):
@@ -132,6 +140,8 @@ def test_an_incremental_pass_leaves_the_store_as_a_full_pass_does(two_stores, se
     assert not any(r.incremental for r in full_reports)
     assert sum(r.pairs_judged for r in reports[1:]) < sum(r.pairs_judged for r in full_reports[1:]) / 2
     assert sum(r.folded for r in full_reports) > 0 and sum(r.queued for r in full_reports) > 10
+    assert sum(r.duplicates_queued for r in full_reports) >= 2
+    assert sum(r.contradictions_queued for r in full_reports) >= 2
     for step, (got, want) in enumerate(zip(states, expected, strict=True)):
         assert got == want, f"after pass {step}"
 

@@ -22,26 +22,23 @@ the passages (sign-offs, link texts) give no impact.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import math
 import os
 import re
+import zlib
 from collections import Counter, defaultdict
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import datetime
 from difflib import SequenceMatcher
 from functools import cached_property
 from itertools import chain
 from multiprocessing import get_context
-from pathlib import Path
 
 from memo_tui.core.config import section
-from memo_tui.core.evidence import conflict_likelihood, yield_of
 from memo_tui.errors import MemoError
-from memo_tui.store import Entity, Mention, Meta, Passage, Question, Relation, graph_version, utcnow
-from memo_tui.store.locks import writing
+from memo_tui.store import Entity, Mention, Passage, Relation
 from memo_tui.store.statements import as_datetime, rows_of, slices
 
 DUPLICATE_JACCARD = 0.75
@@ -59,7 +56,7 @@ BOILERPLATE_SHARE = 0.01  # an entity named by more than this share of live pass
 # A value: a number, a decimal or a plain version, with an optional unit (30, 1.5, 60s, 10ms, 4.2.0, 15%)
 _VALUE = re.compile(r"^v?\d+(?:[.,]\d+)*(?:%|[a-z]{1,3})?$")
 _DATE = re.compile(r"^(?:19|20)\d{2}(?:[-/.]?\d{2}){2}$")  # 20150928, 2015-09-28
-_REVERT = re.compile(r'^\s*Revert\s+["“](.+?)["”]\s*$', re.MULTILINE)
+REVERT = re.compile(r'^\s*Revert\s+["“](.+?)["”]\s*$', re.MULTILINE)
 
 WORD = re.compile(r"\w+(?:[.'’:/-]\w+)*")
 NUMBER = "0"
@@ -83,8 +80,33 @@ def masked_words(text: str) -> list[str]:
     return WORD.findall(_NUMBERS.sub(NUMBER, _NEGATION.sub(" ", text.casefold())))
 
 
+_WORD_IDS: dict[str, int] = {}
+
+
 def _shingles(tokens: list[str]) -> set[int]:
-    return set(map(hash, zip(tokens, tokens[1:], tokens[2:], strict=False)))
+    """The word 3-grams, each as a number that is the same in every process (a word's number is
+    its two checksums; a 3-gram's the hash of three numbers, which Python does not salt): a search
+    keeps 3-grams for the next one."""
+    ids = []
+    known = _WORD_IDS
+    for word in tokens:
+        found = known.get(word)
+        if found is None:
+            data = word.encode()
+            found = known[word] = zlib.crc32(data) | zlib.adler32(data) << 32
+        ids.append(found)
+    return set(map(hash, zip(ids, ids[1:], ids[2:], strict=False)))
+
+
+def passage_sets(text: str, duplicate: bool = True, near: bool = True) -> tuple[set[int], set[int]]:
+    """A passage's 3-grams as the two searches compare them: its words (8 or more of them) for
+    duplicates, its masked words (5 or more) for contradictions; empty when it is too short (or
+    not asked for)."""
+    plain = words(text) if duplicate else []
+    return (
+        _shingles(plain) if len(plain) >= DUPLICATE_MIN_WORDS else set(),
+        _shingles(masked_words(text)) if near and len(WORD.findall(text)) >= NEAR_MIN_WORDS else set(),
+    )
 
 
 def jaccard(a: set, b: set) -> float:
@@ -102,7 +124,7 @@ class _Prefixes:
 
     def __init__(self, sets: list[set[int]], threshold: float) -> None:
         frequency = Counter(chain.from_iterable(sets))
-        common = {token: count for token, count in frequency.items() if count > 1}
+        self.common = common = {token: count for token, count in frequency.items() if count > 1}
         del frequency
         self.threshold = threshold
         self.sizes = [len(s) for s in sets]
@@ -121,6 +143,19 @@ class _Prefixes:
             self.probe.append(ranked[:probing])
             self.index.append(ranked[: max(0, size - math.ceil(tight * size - 1e-9) + 1 - unique)])
 
+    def kept(self, sets: list[set[int]]) -> list[list[int]]:
+        """Each set's first |s| - ceil(t |s|) + 1 tokens in an order a later search can go on with
+        (`conflict_search.prefix`): those no other set has first, as held once, by value; then the
+        rest rarest first."""
+        out = []
+        for tokens, size, mine in zip(sets, self.sizes, self.shared, strict=True):
+            room = size - math.ceil(self.threshold * size - 1e-9) + 1 if size else 0
+            first = sorted(tokens - mine)[:room]
+            if len(first) < room:
+                first += sorted(mine, key=lambda token: (self.common[token], token))[: room - len(first)]
+            out.append(first)
+        return out
+
     @cached_property
     def cost(self) -> int:
         probed = Counter(chain.from_iterable(self.probe))
@@ -135,13 +170,20 @@ class _Prefixes:
 
 
 def similar_pairs(
-    sets: list[set[int]], threshold: float, also: tuple[list[set[int]], float] | None = None
+    sets: list[set[int]],
+    threshold: float,
+    also: tuple[list[set[int]], float] | None = None,
+    kept: list | None = None,
 ) -> dict[tuple[int, int], float]:
     """Every pair (i < j) of sets with Jaccard >= threshold, through a prefix-filter index, with its
     score. `also` (other sets of the same items, another threshold): the pair must pass that too; the
     candidates then come from whichever index hands out fewer (both are exact), so that texts written
-    from one template, which all look alike, are paired by what else they have in common."""
+    from one template, which all look alike, are paired by what else they have in common. `kept`: a
+    list to append (the tokens held more than once with their counts, each set's prefix) to, for a
+    later search that compares new sets only."""
     plan = _Prefixes(sets, threshold)
+    if kept is not None:
+        kept.append((plan.common, plan.kept(sets)))
     driver = plan
     if also is not None and plan.cost > CHEAP_CANDIDATES * len(sets):  # a template: try the other index
         other = _Prefixes(*also)
@@ -240,7 +282,7 @@ class ConflictReport:
 
 
 @dataclass(frozen=True)
-class _Live:
+class Live:
     id: int
     external_id: str
     text: str
@@ -249,7 +291,7 @@ class _Live:
     declared: dict
 
 
-def _live(namespace: str) -> list[_Live]:
+def live_passages(namespace: str) -> list[Live]:
     query = (
         Passage.select(
             Passage.id, Passage.external_id, Passage.text, Passage.source, Passage.created_at, Passage.declared
@@ -259,7 +301,7 @@ def _live(namespace: str) -> list[_Live]:
     )
     rows = rows_of(query)  # raw rows: no per-value conversion for 100k passages
     return [
-        _Live(pid, ext, text, src, as_datetime(at), json.loads(dec) if dec else {})
+        Live(pid, ext, text, src, as_datetime(at), json.loads(dec) if dec else {})
         for pid, ext, text, src, at, dec in rows
     ]
 
@@ -273,7 +315,7 @@ def _entities_of(namespace: str) -> dict[int, set[int]]:
     return named
 
 
-def _single_valued() -> tuple[str, ...]:
+def single_valued() -> tuple[str, ...]:
     value = section("conflicts").get("single_valued", list(SINGLE_VALUED))
     if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise MemoError("settings: [conflicts] single_valued must be a list of predicate names")
@@ -282,38 +324,65 @@ def _single_valued() -> tuple[str, ...]:
 
 def find_conflicts(namespace: str) -> list[Finding]:
     """Every duplicate and contradiction among the namespace's live passages, strongest first."""
-    passages = _live(namespace)
     named = _entities_of(namespace)
     counts = Counter(eid for eids in named.values() for eid in eids)
-    dup_pairs, near = _pairs([p.text for p in passages], [named.get(p.id, set()) for p in passages])
-    candidates = sorted(set(dup_pairs) | set(near))
-    found = []
-    for i, j in candidates:
-        finding = _classify(passages[i], passages[j], named, dup_pairs.get((i, j)), near.get((i, j)))
-        if finding is not None:
-            found.append((i, j, finding))
-    family = _families([(i, j) for i, j, _ in found])  # of what was found: a rejected look-alike is no kin
+    return search_all(namespace, live_passages(namespace), named, counts)[1]
+
+
+def search_all(
+    namespace: str,
+    passages: list[Live],
+    named: dict[int, set[int]],
+    counts: dict[int, int],
+    kept: list | None = None,
+) -> tuple[list[Finding], list[Finding]]:
+    """Compare every passage with every other: the look-alike pairs found, and the findings made of
+    them and of the declared, reverted and single-valued conflicts (`named`: passage id -> the
+    entities it names; `counts`: entity id -> live passages naming it; `kept`: as `_pairs` keeps it)."""
+    dup_pairs, near = _pairs([p.text for p in passages], [named.get(p.id, set()) for p in passages], kept)
+    found = [
+        finding
+        for i, j in sorted(set(dup_pairs) | set(near))
+        if (finding := classify(passages[i], passages[j], named, dup_pairs.get((i, j)), near.get((i, j))))
+    ]
+    by_id = {p.id: p for p in passages}
+    special = declared_conflicts(passages) + revert_conflicts(passages) + single_valued_conflicts(namespace, by_id)
+    return found, assemble(found, special, by_id, named, counts, len(passages))
+
+
+def assemble(
+    found: list[Finding],
+    special: list[Finding],
+    by_id: dict[int, Live],
+    named: dict[int, set[int]],
+    counts: dict[int, int],
+    live: int,
+) -> list[Finding]:
+    """The findings a search makes of its look-alike pairs (`found`, each a duplicate or a
+    contradiction) and of the declared, reverted and single-valued ones (`special`), with their
+    impact: a family of FAMILY or more look-alike passages is a series, one finding at most.
+    `by_id`: every passage a finding names; `named`, `counts`: their entities and how many live
+    passages name each; `live`: how many passages are live. Copies: `found` is left as it was."""
+    family = _families([(f.left, f.right) for f in found])  # of what was found: a rejected look-alike is no kin
     findings: dict[frozenset[int], Finding] = {}
     series: dict[int, list[Finding]] = defaultdict(list)  # family root -> its findings
-    for i, _, finding in found:
-        members = family[i]
+    for finding in found:
+        members = family[finding.left]
         if len(members) >= FAMILY:
             series[members[0]].append(finding)
         else:
-            findings[frozenset((finding.left, finding.right))] = finding
-    by_id = {p.id: p for p in passages}
+            findings[frozenset((finding.left, finding.right))] = replace(finding)
     for members_findings in series.values():
         # a series: its repeats are one finding (the newest pair); its changing values are a timeline
         repeats = [f for f in members_findings if f.kind == "duplicate"]
         if repeats:
             newest = max(repeats, key=lambda f: (by_id[f.right].created_at, f.right, by_id[f.left].created_at, f.left))
             size = len({x for f in members_findings for x in (f.left, f.right)})
-            newest.reason = f"{newest.reason}; one of {size} near-identical passages"
+            newest = replace(newest, reason=f"{newest.reason}; one of {size} near-identical passages")
             findings[frozenset((newest.left, newest.right))] = newest
-    by_id = {p.id: p for p in passages}
-    for finding in _declared(passages) + _reverts(passages) + _single_valued_conflicts(namespace, by_id):
-        findings[frozenset((finding.left, finding.right))] = finding
-    boilerplate = max(20, BOILERPLATE_SHARE * len(passages))
+    for finding in special:
+        findings[frozenset((finding.left, finding.right))] = replace(finding)
+    boilerplate = max(20, BOILERPLATE_SHARE * live)
     for finding in findings.values():
         shared = named.get(finding.left, set()) & named.get(finding.right, set())
         finding.impact = max((counts[eid] for eid in shared if counts[eid] <= boilerplate), default=1)
@@ -321,30 +390,41 @@ def find_conflicts(namespace: str) -> list[Finding]:
     return sorted(findings.values(), key=lambda f: (f.kind != "contradiction", -f.impact, -f.score, f.left, f.right))
 
 
-def duplicate_pairs(texts: list[str]) -> dict[tuple[int, int], float]:
+def duplicate_pairs(texts: list[str], kept: list | None = None) -> dict[tuple[int, int], float]:
     """Pairs of texts of 8+ words sharing at least 75% of their word 3-grams."""
-    tokens = (words(text) for text in texts)
-    return similar_pairs([_shingles(t) if len(t) >= DUPLICATE_MIN_WORDS else set() for t in tokens], DUPLICATE_JACCARD)
+    sets = [passage_sets(text, near=False)[0] for text in texts]
+    return similar_pairs(sets, DUPLICATE_JACCARD, kept=kept)
 
 
-def near_pairs(texts: list[str], entity_sets: list[set[int]]) -> dict[tuple[int, int], float]:
+def near_pairs(texts: list[str], entity_sets: list[set[int]], kept: list | None = None) -> dict[tuple[int, int], float]:
     """Pairs of texts of 5+ words that look alike once numbers are masked and negations dropped, and
     that name nearly the same entities (only those can contradict each other)."""
-    masked = [_shingles(masked_words(t)) if len(WORD.findall(t)) >= NEAR_MIN_WORDS else set() for t in texts]
-    return similar_pairs(masked, NEAR_JACCARD, also=(entity_sets, SAME_ENTITIES))
+    masked = [passage_sets(text, duplicate=False)[1] for text in texts]
+    return similar_pairs(masked, NEAR_JACCARD, also=(entity_sets, SAME_ENTITIES), kept=kept)
 
 
-def _pairs(texts: list[str], entity_sets: list[set[int]]) -> tuple[dict, dict]:
+def _near_kept(texts: list[str], entity_sets: list[set[int]]) -> tuple[dict, tuple]:
+    kept: list = []
+    return near_pairs(texts, entity_sets, kept), kept[0]
+
+
+def _pairs(texts: list[str], entity_sets: list[set[int]], kept: list | None = None) -> tuple[dict, dict]:
     """Both kinds of candidate pairs; on a large store the second kind is found in a second process
-    at the same time (each takes about half of the detection)."""
+    at the same time (each takes about half of the detection). `kept`: as `similar_pairs` keeps it,
+    for both kinds."""
     if len(texts) < PARALLEL_MIN or (os.cpu_count() or 1) < 2:
-        return duplicate_pairs(texts), near_pairs(texts, entity_sets)
+        return duplicate_pairs(texts, kept), near_pairs(texts, entity_sets, kept)
     with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as pool:
-        near = pool.submit(near_pairs, texts, entity_sets)
-        return duplicate_pairs(texts), near.result()
+        near = pool.submit(_near_kept if kept is not None else near_pairs, texts, entity_sets)
+        duplicates = duplicate_pairs(texts, kept)
+        if kept is None:
+            return duplicates, near.result()
+        found, near_kept = near.result()
+        kept.append(near_kept)
+        return duplicates, found
 
 
-def _ordered(a: _Live, b: _Live) -> tuple[_Live, _Live]:
+def _ordered(a: Live, b: Live) -> tuple[Live, Live]:
     return (a, b) if (a.created_at, a.id) <= (b.created_at, b.id) else (b, a)
 
 
@@ -353,7 +433,7 @@ def is_value(word: str) -> bool:
     return bool(_VALUE.match(word)) and not _DATE.match(word.replace(",", ""))
 
 
-def _classify(a: _Live, b: _Live, named, duplicate: float | None, near: float | None) -> Finding | None:
+def classify(a: Live, b: Live, named, duplicate: float | None, near: float | None) -> Finding | None:
     left, right = _ordered(a, b)
     if near is not None:
         ents_l, ents_r = named.get(left.id, set()), named.get(right.id, set())
@@ -367,7 +447,7 @@ def _classify(a: _Live, b: _Live, named, duplicate: float | None, near: float | 
     return None
 
 
-def _contradiction(left: _Live, right: _Live, near: float) -> Finding | None:
+def _contradiction(left: Live, right: Live, near: float) -> Finding | None:
     """One subject, another value: every word that differs is a value or a negation."""
     only_left, only_right = differing_words(left.text, right.text)
     changed = only_left + only_right
@@ -408,14 +488,14 @@ def _short(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _reverts(passages: list[_Live]) -> list[Finding]:
+def revert_conflicts(passages: list[Live]) -> list[Finding]:
     """`Revert "subject"` negates the passage whose first line is that subject."""
-    by_title: dict[str, list[_Live]] = defaultdict(list)
+    by_title: dict[str, list[Live]] = defaultdict(list)
     reverting = []
     for p in passages:
         title = p.text.strip().split("\n", 1)[0].strip()
         by_title[title].append(p)
-        match = _REVERT.match(title)
+        match = REVERT.match(title)
         if match:
             reverting.append((p, match.group(1).strip()))
     out = []
@@ -429,7 +509,7 @@ def _reverts(passages: list[_Live]) -> list[Finding]:
     return out
 
 
-def _declared(passages: list[_Live]) -> list[Finding]:
+def declared_conflicts(passages: list[Live]) -> list[Finding]:
     by_external = {p.external_id: p for p in passages}
     out = []
     for p in passages:
@@ -450,11 +530,11 @@ def _declared(passages: list[_Live]) -> list[Finding]:
     return out
 
 
-def _single_valued_conflicts(namespace: str, by_id: dict[int, _Live]) -> list[Finding]:
-    predicates = _single_valued()
+def single_valued_conflicts(namespace: str, by_id: dict[int, Live]) -> list[Finding]:
+    predicates = single_valued()
     if not predicates:
         return []
-    stated: dict[tuple[int, str], dict[int, _Live]] = defaultdict(dict)
+    stated: dict[tuple[int, str], dict[int, Live]] = defaultdict(dict)
     # joined, not an IN list of every live passage: no statement grows with the store
     rows = (
         Relation.select(Relation.src, Relation.predicate, Relation.dst, Relation.passage)
@@ -484,93 +564,3 @@ def _single_valued_conflicts(namespace: str, by_id: dict[int, _Live]) -> list[Fi
                     )
                     out.append(Finding("contradiction", a.id, b.id, 1.0, f"single-valued:{predicate}", reason))
     return out
-
-
-def queue_conflicts(namespace: str, dry_run: bool = False, full: bool = False) -> ConflictReport:
-    """Queue every new finding beside the entity questions (no cap); settle questions whose passage
-    is gone as moot. A pair asked before, however it was answered, is not asked again.
-
-    The search is skipped when the namespace's graph version, the detector's code and its settings
-    are what they were when it last ran (`full` searches anyway): every finding it could make was
-    asked then, and every write that retires, restores, adds or re-links a passage, or renames or
-    folds an entity, moves the graph version."""
-    report = ConflictReport()
-    key = _search_key(namespace)  # read before the search: a write meanwhile makes the next one search again
-    if not (full or dry_run) and _last_search(namespace) == key:
-        report.unchanged = True  # nothing a search reads has changed since it last ran: it would find no more
-        return report
-    findings = find_conflicts(namespace)
-    asked = Question.select(Question.id, Question.left_id, Question.right_id, Question.status).where(
-        (Question.namespace == namespace) & Question.kind.in_(PASSAGE_KINDS)
-    )
-    seen = set()
-    live = {
-        pid
-        for (pid,) in Passage.select(Passage.id)
-        .where((Passage.namespace == namespace) & Passage.retired_at.is_null())
-        .tuples()
-    }
-    report.passages = len(live)
-    moot = []
-    for qid, left, right, status in asked.tuples():
-        seen.add(frozenset((left, right)))
-        if status == "pending" and not (left in live and right in live):
-            moot.append(qid)
-    report.moot = len(moot)
-    new = []
-    for finding in findings:
-        if frozenset((finding.left, finding.right)) in seen:
-            report.skipped_settled += 1
-        else:
-            new.append(finding)
-    report.duplicates = sum(f.kind == "duplicate" for f in new)
-    report.contradictions = sum(f.kind == "contradiction" for f in new)
-    report.findings = new
-    if dry_run:
-        return report
-    from memo_tui.core.decisions import settle_moot
-
-    for qid in moot:
-        settle_moot(namespace, qid, "auto", "auto", why="a passage is no longer live")
-    now = utcnow()
-    rows = [
-        {
-            "namespace": namespace,
-            "kind": f.kind,
-            "left_id": f.left,
-            "right_id": f.right,
-            "left_name": f.left_name,
-            "right_name": f.right_name,
-            "score": round(f.score, 3),
-            "rule": f.rule,
-            "pattern": f.rule.split(":", 1)[0],
-            "reason": f.reason,
-            "impact": f.impact,
-            "likelihood": conflict_likelihood(f.rule),
-            "priority": yield_of(conflict_likelihood(f.rule), f.impact),
-            "created_at": now,
-        }
-        for f in new
-    ]
-    with writing(namespace):
-        for start in range(0, len(rows), 500):
-            Question.insert_many(rows[start : start + 500]).execute()
-        Meta.insert(key=_SEARCHED.format(namespace), value=key).on_conflict(
-            conflict_target=[Meta.key], update={Meta.value: key}
-        ).execute()
-    return report
-
-
-_SEARCHED = "conflicts-searched:{}"
-_DETECTOR = hashlib.sha1(Path(__file__).read_bytes()).hexdigest()[:12]  # another detector finds other things
-
-
-def _search_key(namespace: str) -> str:
-    """What a search's findings depend on: the graph version, the detector's code, its settings."""
-    settings = hashlib.sha1(json.dumps(section("conflicts"), sort_keys=True, default=str).encode()).hexdigest()[:12]
-    return f"{graph_version(namespace)}:{_DETECTOR}:{settings}"
-
-
-def _last_search(namespace: str) -> str | None:
-    row = Meta.get_or_none(Meta.key == _SEARCHED.format(namespace))
-    return row.value if row else None

@@ -70,7 +70,7 @@ class StoreFacts:
     _rarity_sums: dict[int, float] = field(default_factory=dict)
     _rarity: dict[int, float] = field(default_factory=dict)
     _passage_sets: dict[int, frozenset[int]] = field(default_factory=dict)
-    _sources: dict[int, frozenset[str]] = field(default_factory=dict)
+    _sources: dict[int, tuple[Counter, frozenset[str]]] = field(default_factory=dict)
 
     @property
     def live(self) -> int:
@@ -90,15 +90,15 @@ class StoreFacts:
         return found
 
     def sources(self, entity_id: int, joint: frozenset[int]) -> frozenset[str]:
-        """The authors of the entity's passages other than `joint` ones (kept per entity when none are)."""
-        found = None if joint else self._sources.get(entity_id)
-        if found is None:
-            found = frozenset(
-                {self.source_of.get(p) for p in self.passages_of.get(entity_id, ()) if p not in joint} - {None, ""}
-            )
-            if not joint:
-                self._sources[entity_id] = found
-        return found
+        """The authors of the entity's passages other than `joint` ones (which are among them): from
+        how many of its passages each author wrote, counted once per entity."""
+        kept = self._sources.get(entity_id)
+        if kept is None:
+            counted = Counter(self.source_of.get(p) for p in self.passages_of.get(entity_id, ()))
+            kept = self._sources[entity_id] = (counted, frozenset(counted) - {None, ""})
+        if not joint:
+            return kept[1]
+        return frozenset(kept[0] - Counter(self.source_of.get(p) for p in joint)) - {None, ""}
 
     def is_rare(self, entity_id: int) -> bool:
         """Named by at most 1% of the live passages (at least 2): a neighbour worth sharing."""

@@ -198,13 +198,14 @@ class NameMemory:
         self.forgotten, self.learned, self.rebuilt = set(), {}, True
 
 
-def _row(namespace: str, part: str) -> PassMemory | None:
+def kept(namespace: str, part: str, tag: str):
+    """The value a pass kept under this part of the memory, or None (nothing kept, or another tag)."""
     row = PassMemory.get_or_none(PassMemory.key == f"{part}:{namespace}")
-    return row if row is not None and row.tag == _tag() else None
+    return marshal.loads(bytes(row.data)) if row is not None and row.tag == tag else None
 
 
-def _write(namespace: str, part: str, value) -> None:
-    data, tag = marshal.dumps(value), _tag()
+def keep(namespace: str, part: str, tag: str, value) -> None:
+    data = marshal.dumps(value)
     PassMemory.insert(key=f"{part}:{namespace}", tag=tag, data=data).on_conflict(
         conflict_target=[PassMemory.key], update={PassMemory.tag: tag, PassMemory.data: data}
     ).execute()
@@ -218,13 +219,14 @@ def _base_of(rows: list[tuple[int, str, str | None]]) -> tuple[dict[str, int], N
 
 
 def load(namespace: str) -> NameMemory | None:
-    rows = [_row(namespace, part) for part in ("names", "learned", "verdicts")]
-    if any(row is None for row in rows):
+    tag = _tag()
+    parts = [kept(namespace, part, tag) for part in ("names", "learned", "verdicts")]
+    if any(part is None for part in parts):
         return None
-    order_text, count, base = marshal.loads(bytes(rows[0].data))
+    order_text, count, base = parts[0]
     order = {g: r for r, g in enumerate(_split(order_text, count), 1)}
-    forgotten, learned = marshal.loads(bytes(rows[1].data))
-    low, high, scores, kinds, rules_used, reasons = marshal.loads(bytes(rows[2].data))
+    forgotten, learned = parts[1]
+    low, high, scores, kinds, rules_used, reasons = parts[2]
     low, high, kinds, score = _unids(low), _unids(high), _unids(kinds), array("d")
     score.frombytes(scores)
     rule_of = rules_used.split(SEP)
@@ -241,7 +243,7 @@ def save(namespace: str, memory: NameMemory) -> None:
     try:
         if memory.rebuilt:
             grams = sorted(memory.order, key=memory.order.get)
-            _write(namespace, "names", (SEP.join(grams), len(grams), memory.base.dumps()))
+            keep(namespace, "names", _tag(), (SEP.join(grams), len(grams), memory.base.dumps()))
         if any(SEP in n for n, _, _ in memory.learned.values()) or any(
             SEP in v.reason for v in memory.verdicts.values()
         ):
@@ -249,14 +251,15 @@ def save(namespace: str, memory: NameMemory) -> None:
     except ValueError:  # never in names the extractor makes; such a store's passes are full ones
         drop(namespace)
         return
-    _write(namespace, "learned", (_ids(sorted(memory.forgotten)), memory.learned))
+    keep(namespace, "learned", _tag(), (_ids(sorted(memory.forgotten)), memory.learned))
     rules_used = sorted({v.rule for v in memory.verdicts.values()})
     number = {rule: at for at, rule in enumerate(rules_used, 1)}
     pairs = list(memory.verdicts)
     values = [memory.verdicts[p] for p in pairs]
-    _write(
+    keep(
         namespace,
         "verdicts",
+        _tag(),
         (
             _ids(a for a, _ in pairs),
             _ids(b for _, b in pairs),
@@ -270,12 +273,12 @@ def save(namespace: str, memory: NameMemory) -> None:
 
 @dataclass
 class Apart:
-    """The evidence layer's memory: each entity's passages as a signature (how many, and the sum of
+    """The evidence layer's memory: each entity's passages as a signature (how many, and the hash of
     their ids), and the pairs of remembered verdicts whose sides shared no passage then. While both
     signatures stand, such a pair still shares none (no passage can define one name by the other),
     so a pass need not read its facts to know that nothing can lift a hopeless rule to the queue."""
 
-    signatures: dict[int, tuple[int, int]]  # entity id -> (live passages naming it, the sum of their ids)
+    signatures: dict[int, tuple[int, int]]  # entity id -> (live passages naming it, the hash of their ids)
     pairs: set[Pair]
 
     def holds(self, pair: Pair, now: dict[int, tuple[int, int]]) -> bool:
@@ -289,21 +292,20 @@ class Apart:
 
 
 def signatures(rows: Iterable[tuple[int, int]]) -> dict[int, tuple[int, int]]:
-    """Entity id -> (number of passages, sum of their ids), from distinct (passage, entity) rows."""
-    count: dict[int, int] = defaultdict(int)
-    total: dict[int, int] = defaultdict(int)
+    """Entity id -> (number of passages, the hash of their ids), from distinct (passage, entity) rows
+    (the hash of numbers is the same in every process)."""
+    passages: dict[int, list[int]] = defaultdict(list)
     for pid, eid in rows:
-        count[eid] += 1
-        total[eid] += pid
-    return {eid: (n, total[eid]) for eid, n in count.items()}
+        passages[eid].append(pid)
+    return {eid: (len(pids), hash(frozenset(pids))) for eid, pids in passages.items()}
 
 
 def load_apart(namespace: str) -> Apart:
     """What the last pass knew (nothing, when it kept nothing or other code wrote it)."""
-    row = _row(namespace, "apart")
-    if row is None:
+    value = kept(namespace, "apart", _tag())
+    if value is None:
         return Apart({}, set())
-    ids, counts, sums, low, high = (_unids(part) for part in marshal.loads(bytes(row.data)))
+    ids, counts, sums, low, high = (_unids(part) for part in value)
     signatures = dict(zip(ids, zip(counts, sums, strict=True), strict=True))
     return Apart(signatures, set(zip(low, high, strict=True)))
 
@@ -311,9 +313,10 @@ def load_apart(namespace: str) -> Apart:
 def save_apart(namespace: str, apart: Apart) -> None:
     ids = list(apart.signatures)
     pairs = sorted(apart.pairs)
-    _write(
+    keep(
         namespace,
         "apart",
+        _tag(),
         (
             _ids(ids),
             _ids(apart.signatures[i][0] for i in ids),

@@ -16,7 +16,7 @@ from typing import NamedTuple
 from peewee import fn
 
 from memo_tui.core import decisions, evidence, pass_memory, queue
-from memo_tui.core.conflicts import queue_conflicts
+from memo_tui.core.conflict_search import queue_conflicts
 from memo_tui.core.evidence import Evidence, StoreFacts
 from memo_tui.core.folds import canonical_rank, follow_aliases
 from memo_tui.core.rules import Name, Verdict, judge_pair
@@ -120,9 +120,11 @@ def store_facts(
         if pid in looked_at:
             entities_of.setdefault(pid, set()).add(eid)
     source_of = dict(
-        Passage.select(Passage.id, Passage.source)
-        .where((Passage.namespace == namespace) & Passage.retired_at.is_null())
-        .tuples()
+        rows_of(
+            Passage.select(Passage.id, Passage.source).where(
+                (Passage.namespace == namespace) & Passage.retired_at.is_null()
+            )
+        )
     )
     return StoreFacts(
         passages_of, entities_of, source_of, surfaces=surfaces, frequency=counts, live_passages=len(named)
@@ -146,7 +148,7 @@ def joint_texts(facts: StoreFacts, pairs: list[tuple[int, int]]) -> None:
 
 def _entity_rows(namespace: str) -> list[tuple[int, str, str | None]]:
     query = Entity.select(Entity.id, Entity.name, Entity.type).where(Entity.namespace == namespace)
-    return list(query.order_by(Entity.id).tuples())
+    return rows_of(query.order_by(Entity.id))
 
 
 class Homes:
@@ -154,12 +156,14 @@ class Homes:
 
     def __init__(self, namespace: str) -> None:
         self.live = {
-            entity_id for (entity_id,) in Entity.select(Entity.id).where(Entity.namespace == namespace).tuples()
+            entity_id for (entity_id,) in rows_of(Entity.select(Entity.id).where(Entity.namespace == namespace))
         }
         self.attached = dict(
-            Alias.select(Alias.original_id, Alias.attached_to)
-            .where((Alias.namespace == namespace) & Alias.original_id.is_null(False))
-            .tuples()
+            rows_of(
+                Alias.select(Alias.original_id, Alias.attached_to).where(
+                    (Alias.namespace == namespace) & Alias.original_id.is_null(False)
+                )
+            )
         )
 
     def __call__(self, entity_id: int) -> int | None:
@@ -261,7 +265,6 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
                 progress(done, len(verdicts))
     wanted = {x.id for pair in fold_edges for x in pair} | {x.id for ask in asks for x in (ask.left, ask.right)}
     facts = store_facts(namespace, wanted, rows_of_mentions, counts)
-    del rows_of_mentions
     facts.answers = answers
     joint_texts(facts, [(a.id, b.id) for a, b in fold_edges] + [(q.left.id, q.right.id) for q in asks])
     names_of = {entity_id: name for entity_id, name, _ in rows}
@@ -304,7 +307,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     _admit(namespace, likely, cap, report, dry_run)
     if progress is not None:  # the name pairs are done; the passages come next
         progress(len(verdicts), len(verdicts))
-    memory = queue_conflicts(namespace, dry_run, full)
+    memory = queue_conflicts(namespace, rows_of_mentions, dry_run, full)
     report.memory_unchanged = memory.unchanged
     report.duplicates_queued, report.contradictions_queued = memory.duplicates, memory.contradictions
     report.memory_skipped_settled, report.memory_moot = memory.skipped_settled, memory.moot

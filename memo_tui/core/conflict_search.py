@@ -1,0 +1,446 @@
+"""Which passages a search compares, and queueing what it finds.
+
+A full search (`conflicts.find_conflicts`) compares every live passage with every other through the
+prefix filter. It also leaves a memory: each passage's prefix 3-grams under an order it fixes (the
+3-grams' frequencies then, rarest first), its entities' signature and its title's, and every
+look-alike pair it found. The next search compares only the passages that are new, restored or name
+other entities since (folds re-point mentions): their prefixes are looked up among the remembered
+ones, which is exact for the same reason the full search is (two sets at Jaccard >= t share one of
+their first |s| - ceil(t |s|) + 1 3-grams in any one fixed order); pairs of unchanged passages keep
+what was found of them. Declared, reverted and single-valued conflicts are read again each time
+(they come from few passages: declared ones, `Revert` ones found by their title, relations).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import sys
+import zlib
+from array import array
+from bisect import bisect_right
+from collections import Counter, defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from itertools import compress
+from pathlib import Path
+
+from memo_tui.core import conflicts
+from memo_tui.core.config import section
+from memo_tui.core.conflicts import (
+    DUPLICATE_JACCARD,
+    NEAR_JACCARD,
+    PASSAGE_KINDS,
+    REVERT,
+    SAME_ENTITIES,
+    ConflictReport,
+    Finding,
+    Live,
+    assemble,
+    classify,
+    jaccard,
+    passage_sets,
+)
+from memo_tui.core.evidence import conflict_likelihood, yield_of
+from memo_tui.core.pass_memory import keep, kept
+from memo_tui.store import Meta, Passage, Question, Relation, graph_version, utcnow
+from memo_tui.store.locks import writing
+from memo_tui.store.statements import as_datetime, rows_of, slices
+
+FORMAT = 1
+REBUILD_SHARE = 0.1  # the passages searched since the base are folded into it when they are this share of it
+THRESHOLDS = (DUPLICATE_JACCARD, NEAR_JACCARD)
+
+
+def _tag() -> str:
+    code = hashlib.sha1(Path(conflicts.__file__).read_bytes()).hexdigest()[:12]
+    settings = hashlib.sha1(json.dumps(section("conflicts"), sort_keys=True, default=str).encode()).hexdigest()[:12]
+    python = ".".join(map(str, sys.version_info[:2]))
+    return f"{FORMAT}:{code}:{settings}:python-{python}"
+
+
+def title_of(text: str) -> str:
+    return text.strip().split("\n", 1)[0].strip()
+
+
+def title_hash(title: str) -> int:
+    data = title.encode()
+    return zlib.crc32(data) ^ zlib.adler32(data) << 31  # under 2**63: kept in a signed array
+
+
+def prefix(tokens: Iterable[int], order: dict[int, int], threshold: float) -> list[int]:
+    """The first |s| - ceil(t |s|) + 1 3-grams of a set, rarest first by the kept order (a 3-gram it
+    does not count as common counts once), ties by value."""
+    ranked = sorted(tokens, key=lambda token: (order.get(token, 1), token))
+    return ranked[: len(ranked) - math.ceil(threshold * len(ranked) - 1e-9) + 1] if ranked else []
+
+
+@dataclass
+class Entry:
+    """What the memory keeps of one passage."""
+
+    entities: int  # the signature of the entities it names
+    title: int
+    prefixes: tuple[list[int], list[int]]  # duplicate 3-grams, masked 3-grams
+
+
+@dataclass
+class Base:
+    """The passages as the last full search (or rebuild) kept them, as arrays: entry k's prefixes are
+    tokens[f][ends[f][k - 1]:ends[f][k]] for each family f."""
+
+    ids: array
+    entities: array
+    titles: array
+    tokens: tuple[array, array]
+    ends: tuple[array, array]
+
+    @classmethod
+    def of(cls, entries: dict[int, Entry]) -> Base:
+        ids = sorted(entries)
+        tokens, ends = (array("q"), array("q")), (array("q"), array("q"))
+        for pid in ids:
+            for family in (0, 1):
+                tokens[family].extend(entries[pid].prefixes[family])
+                ends[family].append(len(tokens[family]))
+        return cls(
+            array("q", ids),
+            array("q", (entries[p].entities for p in ids)),
+            array("q", (entries[p].title for p in ids)),
+            tokens,
+            ends,
+        )
+
+    def entry(self, k: int) -> Entry:
+        def part(family: int) -> list[int]:
+            ends = self.ends[family]
+            return list(self.tokens[family][ends[k - 1] if k else 0 : ends[k]])
+
+        return Entry(self.entities[k], self.titles[k], (part(0), part(1)))
+
+    def holders(self, family: int, wanted: set[int]) -> list[tuple[int, int]]:
+        """(passage id, 3-gram) for every prefix 3-gram of the family in `wanted`."""
+        tokens, ends = self.tokens[family], self.ends[family]
+        hits = compress(range(len(tokens)), map(wanted.__contains__, tokens))
+        return [(self.ids[bisect_right(ends, at)], tokens[at]) for at in hits]
+
+    def dumps(self) -> tuple:
+        return tuple(a.tobytes() for a in (self.ids, self.entities, self.titles, *self.tokens, *self.ends))
+
+    @classmethod
+    def loads(cls, value: tuple) -> Base:
+        ids, entities, titles, dup, near, dup_ends, near_ends = (_unids(v) for v in value)
+        return cls(ids, entities, titles, (dup, near), (dup_ends, near_ends))
+
+
+def _unids(data: bytes) -> array:
+    out = array("q")
+    out.frombytes(data)
+    return out
+
+
+@dataclass
+class SearchMemory:
+    orders: tuple[dict[int, int], dict[int, int]]  # per family: 3-gram -> how many sets held it (if > 1)
+    base: Base
+    forgotten: set[int]  # base passages gone, or searched again, since
+    searched: dict[int, Entry]  # passages searched since the base
+    found: list[Finding]  # every look-alike pair found among the remembered passages
+    rebuilt: bool = False
+
+    def known(self) -> dict[int, int]:
+        """Passage id -> its entities' signature, for every remembered passage."""
+        out = {p: e for p, e in zip(self.base.ids, self.base.entities, strict=True) if p not in self.forgotten}
+        out.update((p, entry.entities) for p, entry in self.searched.items())
+        return out
+
+    def forget(self, passage_ids: set[int]) -> None:
+        self.forgotten |= passage_ids
+        for pid in passage_ids:
+            self.searched.pop(pid, None)
+        self.found = [f for f in self.found if f.left not in passage_ids and f.right not in passage_ids]
+
+    def holders(self, family: int, wanted: set[int]) -> list[tuple[int, int]]:
+        out = [(p, t) for p, t in self.base.holders(family, wanted) if p not in self.forgotten]
+        out += [(p, t) for p, entry in self.searched.items() for t in entry.prefixes[family] if t in wanted]
+        return out
+
+    def titled(self, wanted: set[int]) -> list[int]:
+        """Remembered passages whose title has one of these hashes."""
+        titles = self.base.titles
+        hits = compress(range(len(titles)), map(wanted.__contains__, titles))
+        out = [self.base.ids[k] for k in hits if self.base.ids[k] not in self.forgotten]
+        return out + [p for p, entry in self.searched.items() if entry.title in wanted]
+
+    def rebuild(self) -> None:
+        entries = {pid: self.base.entry(k) for k, pid in enumerate(self.base.ids) if pid not in self.forgotten}
+        entries.update(self.searched)
+        self.base, self.forgotten, self.searched, self.rebuilt = Base.of(entries), set(), {}, True
+
+
+def _findings_dumps(found: list[Finding]) -> tuple:
+    return (
+        array("q", (f.left for f in found)).tobytes(),
+        array("q", (f.right for f in found)).tobytes(),
+        array("d", (f.score for f in found)).tobytes(),
+        [(f.kind, f.rule, f.reason) for f in found],
+    )
+
+
+def _findings_loads(value: tuple) -> list[Finding]:
+    left, right, scores, said = value
+    score = array("d")
+    score.frombytes(scores)
+    return [
+        Finding(kind, a, b, s, rule, reason)
+        for a, b, s, (kind, rule, reason) in zip(_unids(left), _unids(right), score, said, strict=True)
+    ]
+
+
+def load(namespace: str) -> SearchMemory | None:
+    tag = _tag()
+    base, since = kept(namespace, "search", tag), kept(namespace, "searched", tag)
+    if base is None or since is None:
+        return None
+    orders, stored = base
+    forgotten, searched, found = since
+    entries = {pid: Entry(e, t, (list(d), list(n))) for pid, (e, t, d, n) in searched.items()}
+    return SearchMemory(tuple(orders), Base.loads(stored), set(_unids(forgotten)), entries, _findings_loads(found))
+
+
+def save(namespace: str, memory: SearchMemory) -> None:
+    if len(memory.searched) > REBUILD_SHARE * max(1, len(memory.base.ids)):
+        memory.rebuild()
+    if memory.rebuilt:
+        keep(namespace, "search", _tag(), (list(memory.orders), memory.base.dumps()))
+    searched = {p: (e.entities, e.title, e.prefixes[0], e.prefixes[1]) for p, e in memory.searched.items()}
+    forgotten = array("q", sorted(memory.forgotten)).tobytes()
+    keep(namespace, "searched", _tag(), (forgotten, searched, _findings_dumps(memory.found)))
+
+
+def entity_signature(entities: Iterable[int]) -> int:
+    return hash(frozenset(entities))  # the hash of numbers: the same in every process
+
+
+# --- the passages ----------------------------------------------------------------------------------
+
+
+def _passages(ids: Iterable[int]) -> dict[int, Live]:
+    out = {}
+    for part in slices(sorted(set(ids))):
+        query = Passage.select(
+            Passage.id, Passage.external_id, Passage.text, Passage.source, Passage.created_at, Passage.declared
+        ).where(Passage.id.in_(part))
+        for pid, ext, text, src, at, dec in rows_of(query):
+            out[pid] = Live(pid, ext, text, src, as_datetime(at), json.loads(dec) if dec else {})
+    return out
+
+
+def _live_ids(namespace: str) -> set[int]:
+    query = Passage.select(Passage.id).where((Passage.namespace == namespace) & Passage.retired_at.is_null())
+    return {pid for (pid,) in rows_of(query)}
+
+
+def _entry(passage: Live, named: dict[int, set[int]], orders) -> tuple[Entry, tuple[set[int], set[int]]]:
+    sets = passage_sets(passage.text)
+    prefixes = (prefix(sets[0], orders[0], THRESHOLDS[0]), prefix(sets[1], orders[1], THRESHOLDS[1]))
+    entry = Entry(entity_signature(named.get(passage.id, ())), title_hash(title_of(passage.text)), prefixes)
+    return entry, sets
+
+
+def remember_full(passages: list[Live], named: dict[int, set[int]], found: list[Finding], kept: list) -> SearchMemory:
+    """The memory a full search leaves (`kept`: what its two families kept, as `similar_pairs` keeps it)."""
+    (dup_order, dup_prefixes), (near_order, near_prefixes) = kept
+    entries = {
+        p.id: Entry(entity_signature(named.get(p.id, ())), title_hash(title_of(p.text)), (dup, near))
+        for p, dup, near in zip(passages, dup_prefixes, near_prefixes, strict=True)
+    }
+    return SearchMemory((dup_order, near_order), Base.of(entries), set(), {}, list(found), rebuilt=True)
+
+
+def search_since(
+    namespace: str, memory: SearchMemory, named: dict[int, set[int]], counts: dict[int, int]
+) -> list[Finding]:
+    """What a full search would find now, comparing only the passages that changed since the memory
+    was left; the memory is brought up to date."""
+    live = _live_ids(namespace)
+    known = memory.known()
+    changed = {pid for pid in live if known.get(pid) != entity_signature(named.get(pid, ()))}
+    memory.forget((known.keys() - live) | (changed & known.keys()))
+    fresh = _passages(changed)
+    sets: dict[int, tuple[set[int], set[int]]] = {}
+    asked: tuple[dict[int, list[int]], dict[int, list[int]]] = (defaultdict(list), defaultdict(list))
+    for pid, passage in fresh.items():
+        entry, sets[pid] = _entry(passage, named, memory.orders)
+        memory.searched[pid] = entry
+        for family in (0, 1):
+            for token in entry.prefixes[family]:
+                asked[family][token].append(pid)
+    candidates: set[tuple[int, int]] = set()
+    for family in (0, 1):
+        for holder, token in memory.holders(family, set(asked[family])):
+            candidates.update((min(p, holder), max(p, holder)) for p in asked[family][token] if p != holder)
+    others = _passages({x for pair in candidates for x in pair} - fresh.keys())
+    for pid, passage in others.items():
+        sets[pid] = passage_sets(passage.text)
+    by_id = {**fresh, **others}
+    found = []
+    for a, b in sorted(candidates):
+        (dup_a, near_a), (dup_b, near_b) = sets[a], sets[b]
+        duplicate = _score(dup_a, dup_b, THRESHOLDS[0])
+        near = _score(near_a, near_b, THRESHOLDS[1])
+        if near is not None:
+            ents_a, ents_b = named.get(a, set()), named.get(b, set())
+            if not (ents_a and ents_b) or jaccard(ents_a, ents_b) < SAME_ENTITIES - 1e-12:
+                near = None
+        if duplicate is not None or near is not None:
+            finding = classify(by_id[a], by_id[b], named, duplicate, near)
+            if finding is not None:
+                found.append(finding)
+    memory.found += found
+    special = _special(namespace, memory, fresh, live)
+    named_in = {x for f in memory.found + special for x in (f.left, f.right)}
+    by_id.update(_passages(named_in - by_id.keys()))
+    return assemble(memory.found, special, by_id, named, counts, len(live))
+
+
+def _score(a: set[int], b: set[int], threshold: float) -> float | None:
+    if not (a and b):
+        return None
+    found = jaccard(a, b)
+    return found if found >= threshold - 1e-12 else None
+
+
+def _special(namespace: str, memory: SearchMemory, fresh: dict[int, Live], live: set[int]) -> list[Finding]:
+    """Declared, reverted and single-valued conflicts, read from the few passages they come from."""
+    declared = Passage.select(Passage.id).where(
+        (Passage.namespace == namespace) & Passage.retired_at.is_null() & Passage.declared.contains("contradicts")
+    )
+    said = _passages(pid for (pid,) in declared.tuples())
+    targets = {str(t) for p in said.values() for t in p.declared.get("contradicts", [])}
+    for part in slices(sorted(targets)):
+        query = Passage.select(Passage.id).where(
+            (Passage.namespace == namespace) & Passage.retired_at.is_null() & Passage.external_id.in_(part)
+        )
+        said.update(_passages(pid for (pid,) in query.tuples()))
+    reverting = Passage.select(Passage.id).where(
+        (Passage.namespace == namespace) & Passage.retired_at.is_null() & Passage.text.contains("Revert")
+    )
+    reverts = _passages(pid for (pid,) in reverting.tuples())
+    titles = {title_hash(m.group(1).strip()) for p in reverts.values() if (m := REVERT.match(title_of(p.text)))}
+    reverts.update(_passages(set(memory.titled(titles)) - reverts.keys()))
+    stated = (
+        Relation.select(Relation.passage)
+        .join(Passage, on=(Relation.passage == Passage.id))
+        .where(Relation.active & Relation.predicate.in_(conflicts.single_valued()) & (Passage.namespace == namespace))
+    )
+    by_id = _passages({pid for (pid,) in stated.tuples()} & live)
+    return (
+        conflicts.declared_conflicts(sorted(said.values(), key=lambda p: p.id))
+        + conflicts.revert_conflicts(sorted(reverts.values(), key=lambda p: p.id))
+        + conflicts.single_valued_conflicts(namespace, by_id)
+    )
+
+
+# --- queueing --------------------------------------------------------------------------------------
+
+
+def queue_conflicts(
+    namespace: str, mentions: list[tuple[int, int, str]], dry_run: bool = False, full: bool = False
+) -> ConflictReport:
+    """Queue every new finding beside the entity questions (no cap); settle questions whose passage
+    is gone as moot. A pair asked before, however it was answered, is not asked again. `mentions`:
+    (passage, entity, surface) of every active mention in a live passage, as the pass read them.
+
+    The search is skipped when the namespace's graph version, the detector's code and its settings
+    are what they were when it last ran (`full` searches anyway): every finding it could make was
+    asked then, and every write that retires, restores, adds or re-links a passage, or renames or
+    folds an entity, moves the graph version. Otherwise only what changed is searched, unless
+    `full` or nothing usable is remembered."""
+    report = ConflictReport()
+    key = _search_key(namespace)  # read before the search: a write meanwhile makes the next one search again
+    if not (full or dry_run) and _last_search(namespace) == key:
+        report.unchanged = True  # nothing a search reads has changed since it last ran: it would find no more
+        return report
+    named: dict[int, set[int]] = defaultdict(set)
+    for pid, eid, _ in mentions:
+        named[pid].add(eid)
+    counts = Counter(eid for eids in named.values() for eid in eids)
+    memory = None if full else load(namespace)
+    if memory is None:
+        passages, kept = conflicts.live_passages(namespace), []
+        found, findings = conflicts.search_all(namespace, passages, named, counts, kept)
+        memory = remember_full(passages, named, found, kept)
+    else:
+        findings = search_since(namespace, memory, named, counts)
+    asked = Question.select(Question.id, Question.left_id, Question.right_id, Question.status).where(
+        (Question.namespace == namespace) & Question.kind.in_(PASSAGE_KINDS)
+    )
+    seen = set()
+    live = _live_ids(namespace)
+    report.passages = len(live)
+    moot = []
+    for qid, left, right, status in asked.tuples():
+        seen.add(frozenset((left, right)))
+        if status == "pending" and not (left in live and right in live):
+            moot.append(qid)
+    report.moot = len(moot)
+    new = []
+    for finding in findings:
+        if frozenset((finding.left, finding.right)) in seen:
+            report.skipped_settled += 1
+        else:
+            new.append(finding)
+    report.duplicates = sum(f.kind == "duplicate" for f in new)
+    report.contradictions = sum(f.kind == "contradiction" for f in new)
+    report.findings = new
+    if dry_run:
+        return report
+    from memo_tui.core.decisions import settle_moot
+
+    for qid in moot:
+        settle_moot(namespace, qid, "auto", "auto", why="a passage is no longer live")
+    now = utcnow()
+    rows = [
+        {
+            "namespace": namespace,
+            "kind": f.kind,
+            "left_id": f.left,
+            "right_id": f.right,
+            "left_name": f.left_name,
+            "right_name": f.right_name,
+            "score": round(f.score, 3),
+            "rule": f.rule,
+            "pattern": f.rule.split(":", 1)[0],
+            "reason": f.reason,
+            "impact": f.impact,
+            "likelihood": conflict_likelihood(f.rule),
+            "priority": yield_of(conflict_likelihood(f.rule), f.impact),
+            "created_at": now,
+        }
+        for f in new
+    ]
+    with writing(namespace):
+        for start in range(0, len(rows), 500):
+            Question.insert_many(rows[start : start + 500]).execute()
+        Meta.insert(key=_SEARCHED.format(namespace), value=key).on_conflict(
+            conflict_target=[Meta.key], update={Meta.value: key}
+        ).execute()
+    save(namespace, memory)
+    return report
+
+
+_SEARCHED = "conflicts-searched:{}"
+_DETECTOR = hashlib.sha1(Path(conflicts.__file__).read_bytes()).hexdigest()[:12]  # another detector finds other things
+
+
+def _search_key(namespace: str) -> str:
+    """What a search's findings depend on: the graph version, the detector's code, its settings."""
+    settings = hashlib.sha1(json.dumps(section("conflicts"), sort_keys=True, default=str).encode()).hexdigest()[:12]
+    return f"{graph_version(namespace)}:{_DETECTOR}:{settings}"
+
+
+def _last_search(namespace: str) -> str | None:
+    row = Meta.get_or_none(Meta.key == _SEARCHED.format(namespace))
+    return row.value if row else None
