@@ -347,11 +347,11 @@ def _special(namespace: str, memory: SearchMemory, fresh: dict[int, Live], live:
 
 
 def queue_conflicts(
-    namespace: str, mentions: list[tuple[int, int, str]], dry_run: bool = False, full: bool = False
+    namespace: str, named: dict[int, set[int]], dry_run: bool = False, full: bool = False
 ) -> ConflictReport:
     """Queue every new finding beside the entity questions (no cap); settle questions whose passage
-    is gone as moot. A pair asked before, however it was answered, is not asked again. `mentions`:
-    (passage, entity, surface) of every active mention in a live passage, as the pass read them.
+    is gone as moot. A pair asked before, however it was answered, is not asked again. `named`:
+    passage id -> the entities its active mentions name, for every live passage naming any.
 
     The search is skipped when the namespace's graph version, the detector's code and its settings
     are what they were when it last ran (`full` searches anyway): every finding it could make was
@@ -363,9 +363,6 @@ def queue_conflicts(
     if not (full or dry_run) and _last_search(namespace) == key:
         report.unchanged = True  # nothing a search reads has changed since it last ran: it would find no more
         return report
-    named: dict[int, set[int]] = defaultdict(set)
-    for pid, eid, _ in mentions:
-        named[pid].add(eid)
     counts = Counter(eid for eids in named.values() for eid in eids)
     memory = None if full else load(namespace)
     if memory is None:

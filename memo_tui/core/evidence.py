@@ -127,6 +127,9 @@ class Evidence:
     contrasted_in: str | None = None
     prior: float = 0.5
     answered: tuple[int, int] = (0, 0)
+    # when the two share no neighbour: what the evidence is made of but the prior (its pattern, the
+    # log-odds unrounded, shared sources, rare variant, no neighbours, defined in, contrasted in)
+    local: tuple | None = None
 
     def words(self) -> str:
         """The evidence in a reviewer's words."""
@@ -255,6 +258,27 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
         contrasted_in=contrasted,
         prior=round(base, 4),
         answered=answered,
+        local=None if shared else (pattern, x, shared_sources, rare_variant, no_neighbours, defined, contrasted),
+    )
+
+
+def remade(local: tuple, answers: dict[str, tuple[int, int]]) -> Evidence:
+    """The evidence of a pair that shares no neighbour, from what it was made of (`Evidence.local`)
+    and the store's answers now: what `weigh` finds while the facts it read stand."""
+    pattern, x, shared_sources, rare_variant, no_neighbours, defined, contrasted = local
+    base, answered = prior(pattern, answers)
+    return Evidence(
+        pattern=pattern,
+        likelihood=round(sigmoid(logit(base) + x), 4),
+        logit=round(x, 4),
+        shared_sources=shared_sources,
+        rare_variant=rare_variant,
+        no_neighbours=no_neighbours,
+        defined_in=defined,
+        contrasted_in=contrasted,
+        prior=round(base, 4),
+        answered=answered,
+        local=local,
     )
 
 

@@ -33,7 +33,7 @@ from pathlib import Path
 
 from memo_tui.core import blocking, keys, rules
 from memo_tui.core.blocking import SPELLING_TOKENS, gram_order, name_probes, name_tokens, spelling_close
-from memo_tui.core.rules import Name, Verdict, judge_pair, spelling_key
+from memo_tui.core.rules import Name, judge_pair, spelling_key
 from memo_tui.store import PassMemory
 
 FORMAT = 2
@@ -133,7 +133,7 @@ class NameMemory:
     base: Names
     forgotten: set[int]  # base entities gone or renamed since
     learned: dict[int, tuple[str, str | None, list[str]]]  # entity id -> name, type, tokens
-    verdicts: dict[Pair, Verdict]  # (low id, high id) -> a fold or ask verdict
+    verdicts: dict[Pair, tuple[str, float, str, str]]  # (low id, high id) -> a fold or ask `Verdict`'s fields
     rebuilt: bool = False  # write the base too
 
     @cached_property
@@ -226,14 +226,7 @@ def load(namespace: str) -> NameMemory | None:
     order_text, count, base = parts[0]
     order = {g: r for r, g in enumerate(_split(order_text, count), 1)}
     forgotten, learned = parts[1]
-    low, high, scores, kinds, rules_used, reasons = parts[2]
-    low, high, kinds, score = _unids(low), _unids(high), _unids(kinds), array("d")
-    score.frombytes(scores)
-    rule_of = rules_used.split(SEP)
-    verdicts = {
-        (a, b): Verdict("fold" if k < 0 else "ask", s, rule_of[abs(k) - 1], why)
-        for a, b, s, k, why in zip(low, high, score, kinds, _split(reasons, len(low)), strict=True)
-    }
+    verdicts = parts[2]
     return NameMemory(order, Names.loads(base), set(_unids(forgotten)), learned, verdicts)
 
 
@@ -244,87 +237,62 @@ def save(namespace: str, memory: NameMemory) -> None:
         if memory.rebuilt:
             grams = sorted(memory.order, key=memory.order.get)
             keep(namespace, "names", _tag(), (SEP.join(grams), len(grams), memory.base.dumps()))
-        if any(SEP in n for n, _, _ in memory.learned.values()) or any(
-            SEP in v.reason for v in memory.verdicts.values()
-        ):
-            raise ValueError("a name holds the separator")
     except ValueError:  # never in names the extractor makes; such a store's passes are full ones
         drop(namespace)
         return
     keep(namespace, "learned", _tag(), (_ids(sorted(memory.forgotten)), memory.learned))
-    rules_used = sorted({v.rule for v in memory.verdicts.values()})
-    number = {rule: at for at, rule in enumerate(rules_used, 1)}
-    pairs = list(memory.verdicts)
-    values = [memory.verdicts[p] for p in pairs]
-    keep(
-        namespace,
-        "verdicts",
-        _tag(),
-        (
-            _ids(a for a, _ in pairs),
-            _ids(b for _, b in pairs),
-            array("d", (v.score for v in values)).tobytes(),
-            _ids(-number[v.rule] if v.kind == "fold" else number[v.rule] for v in values),
-            SEP.join(rules_used),
-            SEP.join(v.reason for v in values),
-        ),
-    )
+    keep(namespace, "verdicts", _tag(), memory.verdicts)
 
 
 @dataclass
-class Apart:
-    """The evidence layer's memory: each entity's passages as a signature (how many, and the hash of
-    their ids), and the pairs of remembered verdicts whose sides shared no passage then. While both
-    signatures stand, such a pair still shares none (no passage can define one name by the other),
-    so a pass need not read its facts to know that nothing can lift a hopeless rule to the queue."""
+class Known:
+    """The evidence layer's memory of the last pass: each entity's passages and each passage's
+    entities as signatures (a count and a hash of the ids); the remembered pairs whose sides shared
+    no passage then; and, for pairs whose sides shared no neighbour, what their evidence was made of.
 
-    signatures: dict[int, tuple[int, int]]  # entity id -> (live passages naming it, the hash of their ids)
-    pairs: set[Pair]
+    While an entity's passages stand, a pair of two such shares no passage still, so a hopeless rule
+    stays hopeless without its facts being read. While moreover no passage of either side names
+    other entities than it did, the two neighbourhoods are what they were and still share nothing:
+    the evidence is what it was but for the prior, which the store's answers move (no rarity enters
+    it, so no count elsewhere in the store can change it)."""
 
-    def holds(self, pair: Pair, now: dict[int, tuple[int, int]]) -> bool:
-        """Whether the pair's sides are known to share no passage now."""
-        low, high = pair
-        return (
-            pair in self.pairs
-            and self.signatures.get(low) == now.get(low)
-            and self.signatures.get(high) == now.get(high)
-        )
+    entities: dict[int, tuple[int, int]]  # entity id -> (live passages naming it, the hash of their ids)
+    passages: dict[int, int]  # passage id -> the hash of the entities it names
+    apart: set[Pair]
+    weighed: dict[Pair, tuple]  # (pattern, log-odds, shared sources, rare variant, no neighbours, defined, contrasted)
+
+    def standing(self, now: dict[int, tuple[int, int]]) -> set[int]:
+        """The entities whose passages are what they were."""
+        kept_ = self.entities
+        return {entity_id for entity_id, signature in now.items() if kept_.get(entity_id) == signature}
+
+    def settled(self, standing: set[int], now: dict[int, int], named: dict[int, set[int]]) -> set[int]:
+        """Of those, the ones none of whose passages names other entities than it did."""
+        moved = set()
+        for pid, signature in now.items():
+            if self.passages.get(pid) != signature:
+                moved |= named[pid]
+        return standing - moved
 
 
-def signatures(rows: Iterable[tuple[int, int]]) -> dict[int, tuple[int, int]]:
-    """Entity id -> (number of passages, the hash of their ids), from distinct (passage, entity) rows
-    (the hash of numbers is the same in every process)."""
-    passages: dict[int, list[int]] = defaultdict(list)
-    for pid, eid in rows:
-        passages[eid].append(pid)
+def entity_signatures(passages: dict[int, set[int]]) -> dict[int, tuple[int, int]]:
+    """Entity id -> (number of its passages, the hash of their ids): the hash of numbers is the same
+    in every process."""
     return {eid: (len(pids), hash(frozenset(pids))) for eid, pids in passages.items()}
 
 
-def load_apart(namespace: str) -> Apart:
+def passage_signatures(named: dict[int, set[int]]) -> dict[int, int]:
+    return {pid: hash(frozenset(eids)) for pid, eids in named.items()}
+
+
+def load_known(namespace: str) -> Known:
     """What the last pass knew (nothing, when it kept nothing or other code wrote it)."""
-    value = kept(namespace, "apart", _tag())
-    if value is None:
-        return Apart({}, set())
-    ids, counts, sums, low, high = (_unids(part) for part in value)
-    signatures = dict(zip(ids, zip(counts, sums, strict=True), strict=True))
-    return Apart(signatures, set(zip(low, high, strict=True)))
+    value = kept(namespace, "evidence", _tag())
+    return Known({}, {}, set(), {}) if value is None else Known(*value)
 
 
-def save_apart(namespace: str, apart: Apart) -> None:
-    ids = list(apart.signatures)
-    pairs = sorted(apart.pairs)
-    keep(
-        namespace,
-        "apart",
-        _tag(),
-        (
-            _ids(ids),
-            _ids(apart.signatures[i][0] for i in ids),
-            _ids(apart.signatures[i][1] for i in ids),
-            _ids(a for a, _ in pairs),
-            _ids(b for _, b in pairs),
-        ),
-    )
+def save_known(namespace: str, known: Known) -> None:
+    keep(namespace, "evidence", _tag(), (known.entities, known.passages, known.apart, known.weighed))
 
 
 def drop(namespace: str) -> None:
@@ -335,12 +303,13 @@ def drop(namespace: str) -> None:
 class Judged:
     """The verdicts a pass works from: every pair of live names that is not a plain no."""
 
-    verdicts: dict[Pair, Verdict]  # (low id, high id) -> fold / ask
+    verdicts: dict[Pair, tuple[str, float, str, str]]  # (low id, high id) -> a fold or ask `Verdict`'s fields
     built: dict[int, Name]  # the names built while blocking (the rest are built when needed)
     judged: int  # pairs the rules looked at in this pass
     rejected: int  # of those, plain noes
     changed: int  # names new or renamed since the last pass (every name on a full pass)
     incremental: bool
+    fresh: set[int]  # their ids
 
 
 def judged(namespace: str, rows: list[tuple[int, str, str | None]], full: bool, dry_run: bool) -> Judged:
@@ -357,7 +326,7 @@ def judged(namespace: str, rows: list[tuple[int, str, str | None]], full: bool, 
         names = {n.id: n for n in ordered}
         pairs = {(ordered[i].id, ordered[j].id) for i, j in positions}
         memory = NameMemory(order, base, set(), {}, {}, rebuilt=True)
-        changed, incremental, forgot = len(ordered), False, False
+        changed, incremental, forgot, fresh = len(ordered), False, False, set(names)
     else:
         live = {entity_id: (name, kind) for entity_id, name, kind in rows}
         fresh = {
@@ -377,8 +346,8 @@ def judged(namespace: str, rows: list[tuple[int, str, str | None]], full: bool, 
         changed, incremental = len(fresh), True
         forgot = bool(stale)  # names folded away since: worth writing down even with no new name
     said = {pair: judge_pair(names[pair[0]], names[pair[1]]) for pair in pairs}
-    memory.verdicts.update((pair, v) for pair, v in said.items() if v.kind != "no")
+    memory.verdicts.update((pair, (v.kind, v.score, v.rule, v.reason)) for pair, v in said.items() if v.kind != "no")
     if not dry_run and (changed or forgot):
         save(namespace, memory)
     rejected = sum(v.kind == "no" for v in said.values())
-    return Judged(memory.verdicts, names, len(said), rejected, changed, incremental)
+    return Judged(memory.verdicts, names, len(said), rejected, changed, incremental, set(fresh))

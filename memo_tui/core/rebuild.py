@@ -2,6 +2,7 @@
 
 Entity rows are kept, so keep-apart pairs and questions, which name entity ids, stay valid; new
 mentions of an absorbed spelling land on its canonical through the alias, so every fold stands.
+What the last pass kept is dropped: the next one is a full one.
 The whole rebuild is one transaction: interrupted, it leaves the old graph.
 """
 
@@ -10,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from memo_tui.core import pass_memory
 from memo_tui.core.ingest import CHUNK, IngestReport, PassageWriter, extract_chunks
 from memo_tui.core.links import relink_all
 from memo_tui.core.sources import PassageRecord
@@ -48,6 +50,7 @@ def _rebuild(namespace: str, progress: Callable[[int, int], None] | None) -> Ing
                 progress(done, len(passages))
         relink_all(namespace)
         bump_version(namespace)
+        pass_memory.drop(namespace)  # mentions are new: the next pass reads every fact again
     report.passages_unchanged = len(passages)
     report.entities_new = writer.entities.created
     return report

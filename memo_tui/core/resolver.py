@@ -8,9 +8,10 @@ are pending at once; what does not fit is counted as deferred and admitted by a 
 from __future__ import annotations
 
 import time
-from collections import Counter
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
+from itertools import combinations
 from typing import NamedTuple
 
 from peewee import fn
@@ -23,7 +24,7 @@ from memo_tui.core.rules import Name, Verdict, judge_pair
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Entity, Fold, KeepApart, Mention, Passage, Question, utcnow
 from memo_tui.store.locks import for_update, pass_lock, writing
-from memo_tui.store.statements import rows_of
+from memo_tui.store.statements import rows_of, slices
 
 DEFAULT_CAP = 50
 SETTLED_KINDS = ("reject", "keep_both")
@@ -94,29 +95,34 @@ def live_mentions(namespace: str) -> list[tuple[int, int, str]]:
     return rows_of(query)
 
 
-def mention_counts(rows: list[tuple[int, int, str]]) -> dict[int, int]:
-    """Entity id -> number of live passages that mention it through an active mention."""
-    return Counter(eid for _, eid in {(pid, eid) for pid, eid, _ in rows})
+def passages_by_entity(rows: list[tuple[int, int, str]]) -> dict[int, set[int]]:
+    """Entity id -> the live passages that mention it, from `live_mentions` rows."""
+    out: dict[int, set[int]] = defaultdict(set)
+    for pid, eid, _ in rows:
+        out[eid].add(pid)
+    return out
+
+
+def entities_by_passage(rows: list[tuple[int, int, str]]) -> dict[int, set[int]]:
+    """Passage id -> the entities it mentions, from `live_mentions` rows."""
+    out: dict[int, set[int]] = defaultdict(set)
+    for pid, eid, _ in rows:
+        out[pid].add(eid)
+    return out
 
 
 def store_facts(
-    namespace: str, wanted: set[int], rows: list[tuple[int, int, str]], counts: dict[int, int]
+    namespace: str, wanted: set[int], rows: list[tuple[int, int, str]], passages: dict[int, set[int]]
 ) -> StoreFacts:
     """The plain facts the evidence layer weighs, for the entities in `wanted` and their passages
-    (`counts`: entity id -> live passages naming it, for every entity)."""
-    passages_of: dict[int, list[int]] = {}
+    (`passages`: `passages_by_entity` of the rows, for every entity)."""
+    passages_of = {eid: sorted(passages[eid]) for eid in wanted if eid in passages}
     surfaces: dict[int, set[str]] = {}
-    named: set[int] = set()
-    for pid, eid, surface in rows:
-        named.add(pid)
-        if eid in wanted:
-            passages_of.setdefault(eid, []).append(pid)
-            surfaces.setdefault(eid, set()).add(surface)
-    for pids in passages_of.values():
-        pids[:] = sorted(set(pids))
     looked_at = {pid for pids in passages_of.values() for pid in pids[: evidence.NEIGHBOUR_PASSAGES]}
     entities_of: dict[int, set[int]] = {}
-    for pid, eid, _ in rows:
+    for pid, eid, surface in rows:
+        if eid in wanted:
+            surfaces.setdefault(eid, set()).add(surface)
         if pid in looked_at:
             entities_of.setdefault(pid, set()).add(eid)
     source_of = dict(
@@ -126,9 +132,9 @@ def store_facts(
             )
         )
     )
-    return StoreFacts(
-        passages_of, entities_of, source_of, surfaces=surfaces, frequency=counts, live_passages=len(named)
-    )
+    counts = {eid: len(pids) for eid, pids in passages.items()}
+    live = len(set().union(*passages.values())) if passages else 0
+    return StoreFacts(passages_of, entities_of, source_of, surfaces=surfaces, frequency=counts, live_passages=live)
 
 
 def joint_texts(facts: StoreFacts, pairs: list[tuple[int, int]]) -> None:
@@ -137,11 +143,9 @@ def joint_texts(facts: StoreFacts, pairs: list[tuple[int, int]]) -> None:
     for a, b in pairs:
         wanted |= facts.passage_set(a) & facts.passage_set(b)
     ids = sorted(wanted - set(facts.text_of))
-    for start in range(0, len(ids), 500):
-        query = Passage.select(Passage.id, Passage.external_id, Passage.text).where(
-            Passage.id.in_(ids[start : start + 500])
-        )
-        for pid, external_id, text in query.tuples():
+    for part in slices(ids):
+        query = Passage.select(Passage.id, Passage.external_id, Passage.text).where(Passage.id.in_(part))
+        for pid, external_id, text in rows_of(query):
             facts.text_of[pid] = text
             facts.external_of[pid] = external_id
 
@@ -224,14 +228,16 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
         return built
 
     rows_of_mentions = live_mentions(namespace)
-    distinct = {(pid, eid) for pid, eid, _ in rows_of_mentions}
-    counts = Counter(eid for _, eid in distinct)
-    signatures = pass_memory.signatures(distinct)
-    del distinct
-    known = pass_memory.Apart({}, set()) if full else pass_memory.load_apart(namespace)
+    passages, named = passages_by_entity(rows_of_mentions), entities_by_passage(rows_of_mentions)
+    counts = {eid: len(pids) for eid, pids in passages.items()}
+    signatures, passage_signatures = pass_memory.entity_signatures(passages), pass_memory.passage_signatures(named)
+    known = pass_memory.Known({}, {}, set(), {}) if full else pass_memory.load_known(namespace)
+    standing = known.standing(signatures)  # their passages are what they were
+    unmoved = known.settled(standing, passage_signatures, named) - found.fresh  # and so are their neighbours
     answers = answer_counts(namespace)
     hopeless: dict[tuple[str, int], Evidence | None] = {}  # (rule, impact) -> its prior, when no fact can help
-    skipped: list[tuple[int, int, Verdict, int, Evidence]] = []  # hopeless asks whose facts were not read
+    skipped: list[tuple[int, int, tuple, int, Evidence]] = []  # hopeless asks whose facts were not read
+    remade: set[tuple[int, int]] = set()  # asks whose evidence was remade from the last pass's
     report.entities = len(rows)
     report.pairs_judged, report.rejected_by_rule = found.judged, found.rejected
     report.names_changed, report.incremental = found.changed, found.incremental
@@ -240,74 +246,111 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     unfolded = reverted_pairs(namespace, home)  # a reviewer undid their fold: ask, never fold again unasked
     fold_edges: list[tuple[Name, Name]] = []
     asks: list[Ask] = []
-    verdicts = sorted(found.verdicts.items())
-    for done, ((low, high), verdict) in enumerate(verdicts, 1):
-        pair = frozenset((low, high))
-        if pair in settled:
+    verdicts = sorted(found.verdicts)
+    settled_, pending_, unfolded_ = (
+        {(min(p), max(p)) for p in pairs if None not in p} for pairs in (settled, pending, unfolded)
+    )  # as (low, high): a pair with a deleted side is no verdict's
+    for done, pair in enumerate(verdicts, 1):
+        low, high = pair
+        said = found.verdicts[pair]  # a Verdict's fields, made one only when asked about
+        if pair in settled_:
             report.skipped_settled += 1
             continue
-        if verdict.kind == "fold" and pair in unfolded:
-            verdict = Verdict("ask", verdict.score, verdict.rule, f"{verdict.reason}; a fold of these was reverted")
-        if verdict.kind == "fold" and pair not in pending:  # a pending question is the reviewer's to answer
+        if said[0] == "fold" and pair in unfolded_:
+            said = ("ask", said[1], said[2], f"{said[3]}; a fold of these was reverted")
+        if said[0] == "fold" and pair not in pending_:  # a pending question is the reviewer's to answer
             fold_edges.append((name_of(low), name_of(high)))
-        elif pair in pending:
+        elif pair in pending_:
             report.already_queued += 1
         else:
             impact = min(counts.get(low, 0), counts.get(high, 0))
-            prior = _hopeless(verdict.rule, impact, answers, hopeless)
-            if prior is not None and known.holds((low, high), signatures):  # no fact can lift it: unread
-                skipped.append((low, high, verdict, impact, prior))
+            prior = _hopeless(said[2], impact, answers, hopeless)
+            if prior is not None and low in standing and high in standing and pair in known.apart:
+                # no fact can lift it, and no passage names both: unread
+                skipped.append((low, high, said, impact, prior))
+                continue
+            local = known.weighed.get(pair) if low in unmoved and high in unmoved else None
+            if local is not None and local[0] in (said[2], evidence.pattern_of(said[2], True)):
+                # no neighbour shared, none changed: the evidence is what it was but for the prior
+                asks.append(
+                    Ask(
+                        Side(low, *live[low]),
+                        Side(high, *live[high]),
+                        Verdict(*said),
+                        impact,
+                        evidence.remade(local, answers),
+                    )
+                )
+                remade.add(pair)
             else:
-                asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), verdict, impact))
+                asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), impact))
         if done % 5000 == 0:
             _stop_if(cancelled)
             if progress is not None:
                 progress(done, len(verdicts))
-    wanted = {x.id for pair in fold_edges for x in pair} | {x.id for ask in asks for x in (ask.left, ask.right)}
-    facts = store_facts(namespace, wanted, rows_of_mentions, counts)
+    folding = {x.id for pair in fold_edges for x in pair}
+    wanted = folding | {x.id for q in asks if (q.left.id, q.right.id) not in remade for x in (q.left, q.right)}
+    # what this pass folds may ask about the pairs it did not read anew: their sides' facts too
+    wanted |= {x for low, high, *_ in skipped if low in folding or high in folding for x in (low, high)}
+    wanted |= {x for low, high in remade if low in folding or high in folding for x in (low, high)}
+    facts = store_facts(namespace, wanted, rows_of_mentions, passages)
     facts.answers = answers
-    joint_texts(facts, [(a.id, b.id) for a, b in fold_edges] + [(q.left.id, q.right.id) for q in asks])
+    joint_texts(
+        facts, [(a.id, b.id) for a, b in fold_edges] + [(q.left.id, q.right.id) for q in asks if q.evidence is None]
+    )
     names_of = {entity_id: name for entity_id, name, _ in rows}
 
     def weigh(a: Side, b: Side, rule: str) -> Evidence:
         return evidence.weigh(facts, a.id, b.id, facts.surfaces.get(a.id, {a.name}),
                               facts.surfaces.get(b.id, {b.name}), rule, names_of)  # fmt: skip
 
+    doubts: dict[tuple[int, int], Evidence | None] = {}
+
     def certain(a: Side, b: Side) -> Evidence | None:
         """None when a fold verdict is certain; else the evidence for asking instead. A pair a reviewer
         is being asked about, or whose fold a reviewer reverted, is never folded unasked."""
-        found = weigh(a, b, "same-merge-key")
-        pair = frozenset((a.id, b.id))
-        return None if evidence.is_certain(found) and pair not in pending and pair not in unfolded else found
+        if (a.id, b.id) not in doubts:
+            found = weigh(a, b, "same-merge-key")
+            pair = frozenset((a.id, b.id))
+            doubts[a.id, b.id] = (
+                None if evidence.is_certain(found) and pair not in pending and pair not in unfolded else found
+            )
+        return doubts[a.id, b.id]
 
     _stop_if(cancelled)
+    main = len(asks)  # the asks about remembered verdicts; folding adds more
     absorbed_into = _apply_folds(namespace, fold_edges, counts, settled, asks, report, dry_run, certain, cancelled)
     asks = [_weighed(q, weigh, facts, hopeless) for q in asks]
-    apart = {
-        (q.left.id, q.right.id) for q in asks if facts.passage_set(q.left.id).isdisjoint(facts.passage_set(q.right.id))
-    }
-    apart.update((low, high) for low, high, *_ in skipped)
+    apart, weighed = {low_high for low_high, *_ in skipped}, {}
+    for q in asks[:main]:
+        pair = (q.left.id, q.right.id)
+        if pair in remade:
+            apart.update([pair] if pair in known.apart else [])
+        elif facts.passage_set(q.left.id).isdisjoint(facts.passage_set(q.right.id)):
+            apart.add(pair)
+        if q.evidence.local is not None:
+            weighed[pair] = q.evidence.local
     # a skipped ask about an entity folded in this pass, or grown by one, is asked about anew below
     touched = set(absorbed_into) | {x.id for x in absorbed_into.values()}
-    for low, high, verdict, impact, prior in skipped:
+    for low, high, said, impact, prior in skipped:
         if low in touched or high in touched:
-            asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), verdict, impact, prior))
+            asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), impact, prior))
             report.unlikely -= 1
     report.unlikely += len(skipped)
     # a keep-apart decision on an entity folded in this pass now covers its canonical
     settled = {frozenset(absorbed_into[x].id if x in absorbed_into else x for x in pair) for pair in settled}
-    asks = _follow_folds(asks, absorbed_into, counts, settled, pending, weigh, name_of)
+    asks = _follow_folds(asks, absorbed_into, counts, settled, pending, weigh, name_of, checked=main)
     likely = [q for q in asks if q.evidence.likelihood >= evidence.MIN_LIKELIHOOD and q.priority >= evidence.MIN_YIELD]
     report.unlikely += len(asks) - len(likely)
     if not dry_run:
-        pass_memory.save_apart(namespace, pass_memory.Apart(signatures, apart))
+        pass_memory.save_known(namespace, pass_memory.Known(signatures, passage_signatures, apart, weighed))
     if not dry_run:  # first, so that admission counts the pending questions as the answers now weigh them
         _reweigh_pending(namespace, facts.answers)
     _stop_if(cancelled)
     _admit(namespace, likely, cap, report, dry_run)
     if progress is not None:  # the name pairs are done; the passages come next
         progress(len(verdicts), len(verdicts))
-    memory = queue_conflicts(namespace, rows_of_mentions, dry_run, full)
+    memory = queue_conflicts(namespace, named, dry_run, full)
     report.memory_unchanged = memory.unchanged
     report.duplicates_queued, report.contradictions_queued = memory.duplicates, memory.contradictions
     report.memory_skipped_settled, report.memory_moot = memory.skipped_settled, memory.moot
@@ -410,6 +453,10 @@ def _apply_folds(namespace, edges, counts, settled, asks, report, dry_run, certa
     absorbed_into: dict[int, Side] = {}
     for members in groups.values():
         _stop_if(cancelled)
+        if all(certain(a, b) is not None and certain(b, a) is not None for a, b in combinations(members, 2)):
+            # nothing here folds unasked: its questions, without a write (nor a lock to wait for)
+            _fold_group(namespace, members, {}, counts, settled, asks, absorbed_into, report, True, certain)
+            continue
         with writing(namespace):
             members_now = Entity.select().where(Entity.id.in_([m.id for m in members])).order_by(Entity.id)
             rows = {e.id: e for e in for_update(members_now)}  # in id order, as answers lock them
@@ -481,17 +528,23 @@ def _fold_group(
             _fold_group(namespace, group, rows, counts, settled, asks, absorbed_into, report, dry_run, certain, merged)
 
 
-def _follow_folds(asks, absorbed_into, counts, settled, pending, weigh, name_of) -> list[Ask]:
-    """Questions about entities folded in this pass are asked about their canonical instead."""
+def _follow_folds(asks, absorbed_into, counts, settled, pending, weigh, name_of, checked=0) -> list[Ask]:
+    """Questions about entities folded in this pass are asked about their canonical instead. The
+    first `checked` asks were found neither settled nor pending before the folds: those the folds
+    did not touch stand as they are."""
+    touched = set(absorbed_into) | {x.id for x in absorbed_into.values()}
     out: dict[frozenset[int], Ask] = {}
-    for ask in asks:
+    for at, ask in enumerate(asks):
+        if at < checked and ask.left.id not in touched and ask.right.id not in touched:
+            out.setdefault(frozenset((ask.left.id, ask.right.id)), ask)
+            continue
         left, right = absorbed_into.get(ask.left.id, ask.left), absorbed_into.get(ask.right.id, ask.right)
         pair = frozenset((left.id, right.id))
         if left.id == right.id or pair in settled or pair in pending or pair in out:
             continue
         impact = min(counts.get(left.id, 0), counts.get(right.id, 0))
         if (left, right) == (ask.left, ask.right):
-            out[pair] = Ask(left, right, ask.verdict, impact, ask.evidence)
+            out[pair] = ask if impact == ask.impact else Ask(left, right, ask.verdict, impact, ask.evidence)
             continue
         verdict = judge_pair(name_of(left.id), name_of(right.id))
         if verdict.kind in ("ask", "fold"):  # a fold verdict here lost its certainty in this pass
