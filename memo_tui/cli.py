@@ -147,7 +147,10 @@ def build_parser() -> argparse.ArgumentParser:
     resolve.add_argument("--dry-run", action="store_true", help="report what would happen; change nothing")
     resolve.add_argument("--cap", type=int, default=50, help="most pending entity questions (default: %(default)s)")
     resolve.add_argument(
-        "--full", action="store_true", help="search the passages for conflicts even when nothing changed since"
+        "--full",
+        action="store_true",
+        help="judge every name and compare every passage, whatever the last pass kept (by default only "
+        "what changed since is)",
     )
 
     evaluate = sub.add_parser("eval", parents=[common], help="score the rules on labelled pairs (JSONL)")
@@ -486,7 +489,9 @@ def cmd_resolve(args: argparse.Namespace) -> int:
     with _progress(not args.json, "resolving") as progress:
         report = resolve(args.ns, cap=args.cap, dry_run=args.dry_run, progress=progress, full=args.full)
     text = (
-        f"{'dry run: ' if report.dry_run else ''}{report.entities} entities, {report.pairs_judged} pairs judged: "
+        f"{'dry run: ' if report.dry_run else ''}{report.entities} entities"
+        + (f" ({report.names_changed} new or renamed since the last pass)" if report.incremental else "")
+        + f", {report.pairs_judged} pairs judged: "
         f"{report.folded} folded, {report.queued} queued, {report.deferred} deferred, "
         f"{report.not_certain} asked instead of folded (the store is not sure), "
         f"{report.unlikely} too unlikely to ask, "

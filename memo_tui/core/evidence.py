@@ -217,7 +217,6 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
         else:
             contrasted = contrasted or named
     pattern = pattern_of(rule, defined is not None)
-    base, answered = prior(pattern, facts.answers)
     n_left, lost_left = neighbours(facts, left, joint)
     n_right, lost_right = neighbours(facts, right, joint)
     small, large = (n_left, n_right) if len(n_left) <= len(n_right) else (n_right, n_left)
@@ -245,6 +244,23 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
         + (weights["shared_source"] if shared_sources else 0.0)
         + (weights["no_neighbours"] if no_neighbours else 0.0)
     )
+    made = (pattern, x, shared_sources, rare_variant, no_neighbours, defined, contrasted)
+    return remade(made, facts.answers, shown, score, bool(shared))
+
+
+def remade(
+    made: tuple,
+    answers: dict[str, tuple[int, int]],
+    shown: tuple[str, ...] = (),
+    score: float = 0.0,
+    shares: bool = False,
+) -> Evidence:
+    """The evidence from what it is made of (pattern, log-odds unrounded, shared sources, rare
+    variant, no neighbours, defined in, contrasted in), the store's answers and the neighbours the
+    two share. A pair that shares none keeps what it was made of (`Evidence.local`): while the facts
+    `weigh` read stand, this is what it finds."""
+    pattern, x, shared_sources, rare_variant, no_neighbours, defined, contrasted = made
+    base, answered = prior(pattern, answers)
     return Evidence(
         pattern=pattern,
         likelihood=round(sigmoid(logit(base) + x), 4),
@@ -258,27 +274,7 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
         contrasted_in=contrasted,
         prior=round(base, 4),
         answered=answered,
-        local=None if shared else (pattern, x, shared_sources, rare_variant, no_neighbours, defined, contrasted),
-    )
-
-
-def remade(local: tuple, answers: dict[str, tuple[int, int]]) -> Evidence:
-    """The evidence of a pair that shares no neighbour, from what it was made of (`Evidence.local`)
-    and the store's answers now: what `weigh` finds while the facts it read stand."""
-    pattern, x, shared_sources, rare_variant, no_neighbours, defined, contrasted = local
-    base, answered = prior(pattern, answers)
-    return Evidence(
-        pattern=pattern,
-        likelihood=round(sigmoid(logit(base) + x), 4),
-        logit=round(x, 4),
-        shared_sources=shared_sources,
-        rare_variant=rare_variant,
-        no_neighbours=no_neighbours,
-        defined_in=defined,
-        contrasted_in=contrasted,
-        prior=round(base, 4),
-        answered=answered,
-        local=local,
+        local=None if shares else made,
     )
 
 
