@@ -137,6 +137,7 @@ def test_an_incremental_pass_leaves_the_store_as_a_full_pass_does(two_stores, se
     states, reports = _run(incremental, seed, full=False)
     expected, full_reports = _run(full, seed, full=True)
     assert [r.incremental for r in reports] == [False] + [True] * (len(reports) - 1)
+    assert all(r.not_reweighed for r in reports[1:]) and not any(r.not_reweighed for r in full_reports)
     assert not any(r.incremental for r in full_reports)
     assert sum(r.pairs_judged for r in reports[1:]) < sum(r.pairs_judged for r in full_reports[1:]) / 2
     assert sum(r.folded for r in full_reports) > 0 and sum(r.queued for r in full_reports) > 10
@@ -154,3 +155,17 @@ def test_a_memory_written_by_other_code_is_not_read(store):
     assert pass_memory.load(NS) is None
     report = resolve(NS)
     assert not report.incremental and report.names_changed == Entity.select().count()
+
+
+def test_what_nothing_changed_is_not_weighed_again_pass_after_pass(store):
+    rng = random.Random(4)
+    pool = entity_names(160, seed=4)
+    ingest_records(NS, _passages(rng, pool, 0, 80))
+    first = resolve(NS)
+    assert first.not_reweighed == 0 and first.unlikely > 20
+    # nothing new (but what the first pass folded): the evidence of asks that share no neighbour stands
+    again = [resolve(NS).not_reweighed for _ in range(3)]
+    assert again[0] <= again[1] == again[2] and again[2] > 0.8 * first.unlikely
+    ingest_records(NS, _passages(rng, pool, 1000, 3))
+    after = resolve(NS)
+    assert 0 < after.not_reweighed < first.unlikely and after.names_changed > 0

@@ -397,7 +397,7 @@ def spelling_close(key: str, other: str) -> bool:
     """Whether two spelling keys are close enough for rule 8's families: within its edit distance,
     or sharing 80% of their trigrams."""
     limit = _limit(min(len(key), len(other)))
-    if Levenshtein.distance(key, other, score_cutoff=limit) <= limit:
+    if abs(len(key) - len(other)) <= limit and Levenshtein.distance(key, other, score_cutoff=limit) <= limit:
         return True
     mine, theirs = trigrams(key), trigrams(other)
     shared = len(mine & theirs)

@@ -182,11 +182,17 @@ class NameMemory:
                     spelling[entity_id].add(holder)
             else:
                 out.add(holder)
+        merged: dict[int, str] = {}  # merge keys of the candidates, each computed once
         for entity_id, others in spelling.items():
             key = names[entity_id].merge
             for other in others - out:
-                found = spelling_key(live[other][0]) if other in live else None
-                if found is not None and spelling_close(key, found):
+                if other not in live:
+                    continue
+                found = merged.get(other)
+                if found is None:
+                    found = merged[other] = keys.merge_key(live[other][0])
+                # the cheap tests first: most candidates share one common segment or trigram only
+                if len(found) >= 5 and spelling_close(key, found) and spelling_key(live[other][0]) is not None:
                     out.add(other)
         return out
 

@@ -43,6 +43,7 @@ class PassReport:
     already_queued: int = 0
     moot: int = 0
     unlikely: int = 0  # asked by a rule, but too unlikely (or too small a change) to spend a reviewer's time on
+    not_reweighed: int = 0  # asks whose evidence nothing changed since the last pass: kept, not weighed again
     not_certain: int = 0  # identical merge keys that were asked instead of folded: too little evidence
     changed_meanwhile: int = 0  # fold candidates a reviewer folded, renamed or deleted while the pass ran
     duplicates_queued: int = 0  # memory questions, admitted beside the capped entity questions
@@ -95,27 +96,22 @@ def live_mentions(namespace: str) -> list[tuple[int, int, str]]:
     return rows_of(query)
 
 
-def passages_by_entity(rows: list[tuple[int, int, str]]) -> dict[int, set[int]]:
-    """Entity id -> the live passages that mention it, from `live_mentions` rows."""
-    out: dict[int, set[int]] = defaultdict(set)
+def mention_sets(rows: list[tuple[int, int, str]]) -> tuple[dict[int, set[int]], dict[int, set[int]]]:
+    """From `live_mentions` rows: entity id -> the live passages that mention it, and passage id ->
+    the entities it mentions."""
+    passages: dict[int, set[int]] = defaultdict(set)
+    named: dict[int, set[int]] = defaultdict(set)
     for pid, eid, _ in rows:
-        out[eid].add(pid)
-    return out
-
-
-def entities_by_passage(rows: list[tuple[int, int, str]]) -> dict[int, set[int]]:
-    """Passage id -> the entities it mentions, from `live_mentions` rows."""
-    out: dict[int, set[int]] = defaultdict(set)
-    for pid, eid, _ in rows:
-        out[pid].add(eid)
-    return out
+        passages[eid].add(pid)
+        named[pid].add(eid)
+    return passages, named
 
 
 def store_facts(
     namespace: str, wanted: set[int], rows: list[tuple[int, int, str]], passages: dict[int, set[int]]
 ) -> StoreFacts:
     """The plain facts the evidence layer weighs, for the entities in `wanted` and their passages
-    (`passages`: `passages_by_entity` of the rows, for every entity)."""
+    (`passages`: the first of `mention_sets` of the rows)."""
     passages_of = {eid: sorted(passages[eid]) for eid in wanted if eid in passages}
     surfaces: dict[int, set[str]] = {}
     looked_at = {pid for pids in passages_of.values() for pid in pids[: evidence.NEIGHBOUR_PASSAGES]}
@@ -228,7 +224,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
         return built
 
     rows_of_mentions = live_mentions(namespace)
-    passages, named = passages_by_entity(rows_of_mentions), entities_by_passage(rows_of_mentions)
+    passages, named = mention_sets(rows_of_mentions)
     counts = {eid: len(pids) for eid, pids in passages.items()}
     signatures, passage_signatures = pass_memory.entity_signatures(passages), pass_memory.passage_signatures(named)
     known = pass_memory.Known({}, {}, set(), {}) if full else pass_memory.load_known(namespace)
@@ -236,7 +232,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     unmoved = known.settled(standing, passage_signatures, named) - found.fresh  # and so are their neighbours
     answers = answer_counts(namespace)
     hopeless: dict[tuple[str, int], Evidence | None] = {}  # (rule, impact) -> its prior, when no fact can help
-    skipped: list[tuple[int, int, tuple, int, Evidence]] = []  # hopeless asks whose facts were not read
+    skipped: list[tuple[tuple[int, int], tuple, int, Evidence]] = []  # hopeless asks whose facts were not read
     remade: set[tuple[int, int]] = set()  # asks whose evidence was remade from the last pass's
     report.entities = len(rows)
     report.pairs_judged, report.rejected_by_rule = found.judged, found.rejected
@@ -267,7 +263,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
             prior = _hopeless(said[2], impact, answers, hopeless)
             if prior is not None and low in standing and high in standing and pair in known.apart:
                 # no fact can lift it, and no passage names both: unread
-                skipped.append((low, high, said, impact, prior))
+                skipped.append((pair, said, impact, prior))
                 continue
             local = known.weighed.get(pair) if low in unmoved and high in unmoved else None
             if local is not None and local[0] in (said[2], evidence.pattern_of(said[2], True)):
@@ -291,7 +287,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     folding = {x.id for pair in fold_edges for x in pair}
     wanted = folding | {x.id for q in asks if (q.left.id, q.right.id) not in remade for x in (q.left, q.right)}
     # what this pass folds may ask about the pairs it did not read anew: their sides' facts too
-    wanted |= {x for low, high, *_ in skipped if low in folding or high in folding for x in (low, high)}
+    wanted |= {x for pair, *_ in skipped if pair[0] in folding or pair[1] in folding for x in pair}
     wanted |= {x for low, high in remade if low in folding or high in folding for x in (low, high)}
     facts = store_facts(namespace, wanted, rows_of_mentions, passages)
     facts.answers = answers
@@ -321,7 +317,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     main = len(asks)  # the asks about remembered verdicts; folding adds more
     absorbed_into = _apply_folds(namespace, fold_edges, counts, settled, asks, report, dry_run, certain, cancelled)
     asks = [_weighed(q, weigh, facts, hopeless) for q in asks]
-    apart, weighed = {low_high for low_high, *_ in skipped}, {}
+    apart, weighed = {entry[0] for entry in skipped}, {}
     for q in asks[:main]:
         pair = (q.left.id, q.right.id)
         if pair in remade:
@@ -332,11 +328,11 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
             weighed[pair] = q.evidence.local
     # a skipped ask about an entity folded in this pass, or grown by one, is asked about anew below
     touched = set(absorbed_into) | {x.id for x in absorbed_into.values()}
-    for low, high, said, impact, prior in skipped:
-        if low in touched or high in touched:
-            asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), impact, prior))
-            report.unlikely -= 1
-    report.unlikely += len(skipped)
+    revived = [entry for entry in skipped if entry[0][0] in touched or entry[0][1] in touched]
+    for (low, high), said, impact, prior in revived:
+        asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), impact, prior))
+    report.unlikely += len(skipped) - len(revived)
+    report.not_reweighed = len(skipped) - len(revived) + len(remade)
     # a keep-apart decision on an entity folded in this pass now covers its canonical
     settled = {frozenset(absorbed_into[x].id if x in absorbed_into else x for x in pair) for pair in settled}
     asks = _follow_folds(asks, absorbed_into, counts, settled, pending, weigh, name_of, checked=main)
