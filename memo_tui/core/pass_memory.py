@@ -294,11 +294,15 @@ def passage_signatures(named: dict[int, set[int]]) -> dict[int, int]:
 def load_known(namespace: str) -> Known:
     """What the last pass knew (nothing, when it kept nothing or other code wrote it)."""
     value = kept(namespace, "evidence", _tag())
-    return Known({}, {}, set(), {}) if value is None else Known(*value)
+    if value is None:
+        return Known({}, {}, set(), {})
+    entities, passages, apart, weighed = value
+    return Known(entities, passages, set(apart), weighed)
 
 
 def save_known(namespace: str, known: Known) -> None:
-    keep(namespace, "evidence", _tag(), (known.entities, known.passages, known.apart, known.weighed))
+    # the pairs as a list: marshal sorts a set's items, which takes longer than all the rest
+    keep(namespace, "evidence", _tag(), (known.entities, known.passages, list(known.apart), known.weighed))
 
 
 def drop(namespace: str) -> None:

@@ -246,21 +246,27 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     settled_, pending_, unfolded_ = (
         {(min(p), max(p)) for p in pairs if None not in p} for pairs in (settled, pending, unfolded)
     )  # as (low, high): a pair with a deleted side is no verdict's
+    marked = dict.fromkeys(pending_, "pending") | dict.fromkeys(unfolded_, "unfolded")
+    marked |= dict.fromkeys(settled_, "settled")  # one look-up a pair: most are none of these
     for done, pair in enumerate(verdicts, 1):
         low, high = pair
         said = found.verdicts[pair]  # a Verdict's fields, made one only when asked about
-        if pair in settled_:
-            report.skipped_settled += 1
-            continue
-        if said[0] == "fold" and pair in unfolded_:
-            said = ("ask", said[1], said[2], f"{said[3]}; a fold of these was reverted")
+        mark = marked.get(pair)
+        if mark is not None:
+            if mark == "settled":
+                report.skipped_settled += 1
+                continue
+            if said[0] == "fold" and pair in unfolded_:
+                said = ("ask", said[1], said[2], f"{said[3]}; a fold of these was reverted")
         if said[0] == "fold" and pair not in pending_:  # a pending question is the reviewer's to answer
             fold_edges.append((name_of(low), name_of(high)))
-        elif pair in pending_:
+        elif mark is not None and pair in pending_:
             report.already_queued += 1
         else:
             impact = min(counts.get(low, 0), counts.get(high, 0))
-            prior = _hopeless(said[2], impact, answers, hopeless)
+            prior = hopeless.get((said[2], impact), _UNKNOWN)
+            if prior is _UNKNOWN:
+                prior = _hopeless(said[2], impact, answers, hopeless)
             if prior is not None and low in standing and high in standing and pair in known.apart:
                 # no fact can lift it, and no passage names both: unread
                 skipped.append((pair, said, impact, prior))
@@ -403,6 +409,7 @@ def answer_counts(namespace: str) -> dict[str, tuple[int, int]]:
 
 
 ANSWERED = "; reviewers here merged "
+_UNKNOWN = object()
 
 
 def _reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]]) -> None:
