@@ -43,7 +43,7 @@ from memo_tui.core.conflicts import (
     passage_sets,
 )
 from memo_tui.core.evidence import conflict_likelihood, yield_of
-from memo_tui.core.pass_memory import keep, kept
+from memo_tui.core.pass_memory import ints_of, keep, kept, signature_of
 from memo_tui.store import Meta, Passage, Question, Relation, graph_version, utcnow
 from memo_tui.store.locks import writing
 from memo_tui.store.statements import as_datetime, rows_of, slices
@@ -54,7 +54,7 @@ THRESHOLDS = (DUPLICATE_JACCARD, NEAR_JACCARD)
 
 
 def _tag() -> str:
-    code = hashlib.sha1(Path(conflicts.__file__).read_bytes()).hexdigest()[:12]
+    code = hashlib.sha1(Path(conflicts.__file__).read_bytes() + Path(__file__).read_bytes()).hexdigest()[:12]
     settings = hashlib.sha1(json.dumps(section("conflicts"), sort_keys=True, default=str).encode()).hexdigest()[:12]
     python = ".".join(map(str, sys.version_info[:2]))
     return f"{FORMAT}:{code}:{settings}:python-{python}"
@@ -130,14 +130,8 @@ class Base:
 
     @classmethod
     def loads(cls, value: tuple) -> Base:
-        ids, entities, titles, dup, near, dup_ends, near_ends = (_unids(v) for v in value)
+        ids, entities, titles, dup, near, dup_ends, near_ends = (ints_of(v) for v in value)
         return cls(ids, entities, titles, (dup, near), (dup_ends, near_ends))
-
-
-def _unids(data: bytes) -> array:
-    out = array("q")
-    out.frombytes(data)
-    return out
 
 
 @dataclass
@@ -194,7 +188,7 @@ def _findings_loads(value: tuple) -> list[Finding]:
     score.frombytes(scores)
     return [
         Finding(kind, a, b, s, rule, reason)
-        for a, b, s, (kind, rule, reason) in zip(_unids(left), _unids(right), score, said, strict=True)
+        for a, b, s, (kind, rule, reason) in zip(ints_of(left), ints_of(right), score, said, strict=True)
     ]
 
 
@@ -206,7 +200,7 @@ def load(namespace: str) -> SearchMemory | None:
     orders, stored = base
     forgotten, searched, found = since
     entries = {pid: Entry(e, t, (list(d), list(n))) for pid, (e, t, d, n) in searched.items()}
-    return SearchMemory(tuple(orders), Base.loads(stored), set(_unids(forgotten)), entries, _findings_loads(found))
+    return SearchMemory(tuple(orders), Base.loads(stored), set(ints_of(forgotten)), entries, _findings_loads(found))
 
 
 def save(namespace: str, memory: SearchMemory) -> None:
@@ -217,10 +211,6 @@ def save(namespace: str, memory: SearchMemory) -> None:
     searched = {p: (e.entities, e.title, e.prefixes[0], e.prefixes[1]) for p, e in memory.searched.items()}
     forgotten = array("q", sorted(memory.forgotten)).tobytes()
     keep(namespace, "searched", _tag(), (forgotten, searched, _findings_dumps(memory.found)))
-
-
-def entity_signature(entities: Iterable[int]) -> int:
-    return hash(frozenset(entities))  # the hash of numbers: the same in every process
 
 
 # --- the passages ----------------------------------------------------------------------------------
@@ -245,7 +235,7 @@ def _live_ids(namespace: str) -> set[int]:
 def _entry(passage: Live, named: dict[int, set[int]], orders) -> tuple[Entry, tuple[set[int], set[int]]]:
     sets = passage_sets(passage.text)
     prefixes = (prefix(sets[0], orders[0], THRESHOLDS[0]), prefix(sets[1], orders[1], THRESHOLDS[1]))
-    entry = Entry(entity_signature(named.get(passage.id, ())), title_hash(title_of(passage.text)), prefixes)
+    entry = Entry(signature_of(named.get(passage.id, ())), title_hash(title_of(passage.text)), prefixes)
     return entry, sets
 
 
@@ -253,7 +243,7 @@ def remember_full(passages: list[Live], named: dict[int, set[int]], found: list[
     """The memory a full search leaves (`kept`: what its two families kept, as `similar_pairs` keeps it)."""
     (dup_order, dup_prefixes), (near_order, near_prefixes) = kept
     entries = {
-        p.id: Entry(entity_signature(named.get(p.id, ())), title_hash(title_of(p.text)), (dup, near))
+        p.id: Entry(signature_of(named.get(p.id, ())), title_hash(title_of(p.text)), (dup, near))
         for p, dup, near in zip(passages, dup_prefixes, near_prefixes, strict=True)
     }
     return SearchMemory((dup_order, near_order), Base.of(entries), set(), {}, list(found), rebuilt=True)
@@ -266,7 +256,7 @@ def search_since(
     was left; the memory is brought up to date."""
     live = _live_ids(namespace)
     known = memory.known()
-    changed = {pid for pid in live if known.get(pid) != entity_signature(named.get(pid, ()))}
+    changed = {pid for pid in live if known.get(pid) != signature_of(named.get(pid, ()))}
     memory.forget((known.keys() - live) | (changed & known.keys()))
     fresh = _passages(changed)
     sets: dict[int, tuple[set[int], set[int]]] = {}

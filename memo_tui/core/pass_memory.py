@@ -44,8 +44,8 @@ Pair = tuple[int, int]
 
 def _tag() -> str:
     code = hashlib.sha1()
-    for module in (keys, rules, blocking):
-        code.update(Path(module.__file__).read_bytes())
+    for path in (keys.__file__, rules.__file__, blocking.__file__, __file__):  # and this one's format
+        code.update(Path(path).read_bytes())
     python = ".".join(map(str, sys.version_info[:2]))
     return f"{FORMAT}:{code.hexdigest()[:12]}:wordfreq-{version('wordfreq')}:python-{python}"
 
@@ -54,7 +54,8 @@ def _ids(values: Iterable[int]) -> bytes:
     return array("q", values).tobytes()
 
 
-def _unids(data: bytes) -> array:
+def ints_of(data: bytes) -> array:
+    """The 64-bit integers an array's bytes hold (as `array("q").tobytes()` wrote them)."""
     out = array("q")
     out.frombytes(data)
     return out
@@ -119,9 +120,9 @@ class Names:
     @classmethod
     def loads(cls, value: tuple) -> Names:
         ids, names, types, tokens, ends, count = value
-        ids = _unids(ids)
+        ids = ints_of(ids)
         kinds = [t or None for t in _split(types, len(ids))]
-        return cls(ids, _split(names, len(ids)), kinds, _split(tokens, count), _unids(ends))
+        return cls(ids, _split(names, len(ids)), kinds, _split(tokens, count), ints_of(ends))
 
 
 @dataclass
@@ -233,7 +234,7 @@ def load(namespace: str) -> NameMemory | None:
     order = {g: r for r, g in enumerate(_split(order_text, count), 1)}
     forgotten, learned = parts[1]
     verdicts = parts[2]
-    return NameMemory(order, Names.loads(base), set(_unids(forgotten)), learned, verdicts)
+    return NameMemory(order, Names.loads(base), set(ints_of(forgotten)), learned, verdicts)
 
 
 def save(namespace: str, memory: NameMemory) -> None:
@@ -284,11 +285,17 @@ class Known:
 def entity_signatures(passages: dict[int, set[int]]) -> dict[int, tuple[int, int]]:
     """Entity id -> (number of its passages, the hash of their ids): the hash of numbers is the same
     in every process."""
-    return {eid: (len(pids), hash(frozenset(pids))) for eid, pids in passages.items()}
+    return {eid: (len(pids), signature_of(pids)) for eid, pids in passages.items()}
+
+
+def signature_of(ids: Iterable[int]) -> int:
+    """The hash of a set of ids: the same in every process (Python salts the hashes of text only)."""
+    return hash(frozenset(ids))
 
 
 def passage_signatures(named: dict[int, set[int]]) -> dict[int, int]:
-    return {pid: hash(frozenset(eids)) for pid, eids in named.items()}
+    """Passage id -> the signature of the entities it names."""
+    return {pid: signature_of(eids) for pid, eids in named.items()}
 
 
 def load_known(namespace: str) -> Known:
