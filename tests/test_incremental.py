@@ -169,3 +169,13 @@ def test_what_nothing_changed_is_not_weighed_again_pass_after_pass(store):
     ingest_records(NS, _passages(rng, pool, 1000, 3))
     after = resolve(NS)
     assert 0 < after.not_reweighed < first.unlikely and after.names_changed > 0
+
+
+def test_a_rebuild_makes_the_next_pass_a_full_one(store):
+    from memo_tui.core.rebuild import rebuild
+
+    ingest_records(NS, _passages(random.Random(2), entity_names(60, seed=2), 0, 30))
+    resolve(NS)
+    assert resolve(NS).incremental
+    rebuild(NS)  # new mentions, maybe other spellings: nothing kept about them holds
+    assert not resolve(NS).incremental and resolve(NS).incremental
