@@ -250,11 +250,10 @@ def remember_full(passages: list[Live], named: dict[int, set[int]], found: list[
 
 
 def search_since(
-    namespace: str, memory: SearchMemory, named: dict[int, set[int]], counts: dict[int, int]
+    namespace: str, memory: SearchMemory, live: set[int], named: dict[int, set[int]], counts: dict[int, int]
 ) -> list[Finding]:
-    """What a full search would find now, comparing only the passages that changed since the memory
-    was left; the memory is brought up to date."""
-    live = _live_ids(namespace)
+    """What a full search would find now among the `live` passages, comparing only those that changed
+    since the memory was left; the memory is brought up to date."""
     known = memory.known()
     changed = {pid for pid in live if known.get(pid) != signature_of(named.get(pid, ()))}
     memory.forget((known.keys() - live) | (changed & known.keys()))
@@ -359,13 +358,14 @@ def queue_conflicts(
         passages, kept = conflicts.live_passages(namespace), []
         found, findings = conflicts.search_all(namespace, passages, named, counts, kept)
         memory = remember_full(passages, named, found, kept)
+        live = {p.id for p in passages}
     else:
-        findings = search_since(namespace, memory, named, counts)
+        live = _live_ids(namespace)
+        findings = search_since(namespace, memory, live, named, counts)
     asked = Question.select(Question.id, Question.left_id, Question.right_id, Question.status).where(
         (Question.namespace == namespace) & Question.kind.in_(PASSAGE_KINDS)
     )
     seen = set()
-    live = _live_ids(namespace)
     report.passages = len(live)
     moot = []
     for qid, left, right, status in asked.tuples():

@@ -108,10 +108,14 @@ def mention_sets(rows: list[tuple[int, int, str]]) -> tuple[dict[int, set[int]],
 
 
 def store_facts(
-    namespace: str, wanted: set[int], rows: list[tuple[int, int, str]], passages: dict[int, set[int]]
+    namespace: str,
+    wanted: set[int],
+    rows: list[tuple[int, int, str]],
+    passages: dict[int, set[int]],
+    named: dict[int, set[int]],
 ) -> StoreFacts:
     """The plain facts the evidence layer weighs, for the entities in `wanted` and their passages
-    (`passages`: the first of `mention_sets` of the rows)."""
+    (`passages`, `named`: `mention_sets` of the rows)."""
     passages_of = {eid: sorted(passages[eid]) for eid in wanted if eid in passages}
     surfaces: dict[int, set[str]] = {}
     looked_at = {pid for pids in passages_of.values() for pid in pids[: evidence.NEIGHBOUR_PASSAGES]}
@@ -129,8 +133,9 @@ def store_facts(
         )
     )
     counts = {eid: len(pids) for eid, pids in passages.items()}
-    live = len(set().union(*passages.values())) if passages else 0
-    return StoreFacts(passages_of, entities_of, source_of, surfaces=surfaces, frequency=counts, live_passages=live)
+    return StoreFacts(
+        passages_of, entities_of, source_of, surfaces=surfaces, frequency=counts, live_passages=len(named)
+    )
 
 
 def joint_texts(facts: StoreFacts, pairs: list[tuple[int, int]]) -> None:
@@ -295,7 +300,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     # what this pass folds may ask about the pairs it did not read anew: their sides' facts too
     wanted |= {x for pair, *_ in skipped if pair[0] in folding or pair[1] in folding for x in pair}
     wanted |= {x for low, high in remade if low in folding or high in folding for x in (low, high)}
-    facts = store_facts(namespace, wanted, rows_of_mentions, passages)
+    facts = store_facts(namespace, wanted, rows_of_mentions, passages, named)
     facts.answers = answers
     joint_texts(
         facts, [(a.id, b.id) for a, b in fold_edges] + [(q.left.id, q.right.id) for q in asks if q.evidence is None]
@@ -326,9 +331,11 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     apart, weighed = {entry[0] for entry in skipped}, {}
     for q in asks[:main]:
         pair = (q.left.id, q.right.id)
-        if pair in remade:
-            apart.update([pair] if pair in known.apart else [])
-        elif facts.passage_set(q.left.id).isdisjoint(facts.passage_set(q.right.id)):
+        if pair in remade:  # its passages are what they were: so is whether they meet
+            meet = pair not in known.apart
+        else:
+            meet = not facts.passage_set(pair[0]).isdisjoint(facts.passage_set(pair[1]))
+        if not meet:
             apart.add(pair)
         if q.evidence.local is not None:
             weighed[pair] = q.evidence.local
@@ -346,7 +353,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     report.unlikely += len(asks) - len(likely)
     if not dry_run:
         pass_memory.save_known(namespace, pass_memory.Known(signatures, passage_signatures, apart, weighed))
-    if not dry_run:  # first, so that admission counts the pending questions as the answers now weigh them
+        # before admission, so that it counts the pending questions as the answers now weigh them
         _reweigh_pending(namespace, facts.answers)
     _stop_if(cancelled)
     _admit(namespace, likely, cap, report, dry_run)
