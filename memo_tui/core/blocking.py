@@ -16,6 +16,7 @@ lost (a test compares with a brute-force pass):
 
 from __future__ import annotations
 
+import gc
 import math
 import os
 import re
@@ -58,7 +59,7 @@ class EditPairs:
 
     def __enter__(self) -> EditPairs:
         if len(self._raw) >= PARALLEL_MIN and (os.cpu_count() or 1) >= 2:
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"))
+            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"), initializer=gc.disable)
             self._future = self._pool.submit(_edit_distance_pairs, self._raw)
         return self
 
@@ -393,13 +394,13 @@ def name_tokens(n: Name, order: dict[str, int]) -> set[str]:
     return {f"{group}|{token}" for token in out}
 
 
-def spelling_close(key: str, other: str) -> bool:
+def spelling_close(key: str, other: str, grams: Callable[[str], frozenset[str]] = trigrams) -> bool:
     """Whether two spelling keys are close enough for rule 8's families: within its edit distance,
-    or sharing 80% of their trigrams."""
+    or sharing 80% of their trigrams (`grams`: `keys.trigrams`, or a caller's cache of it)."""
     limit = _limit(min(len(key), len(other)))
     if abs(len(key) - len(other)) <= limit and Levenshtein.distance(key, other, score_cutoff=limit) <= limit:
         return True
-    mine, theirs = trigrams(key), trigrams(other)
+    mine, theirs = grams(key), grams(other)
     shared = len(mine & theirs)
     return shared >= 0.8 * (len(mine) + len(theirs) - shared)
 

@@ -20,7 +20,7 @@ import sys
 import zlib
 from array import array
 from bisect import bisect_right
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import compress
@@ -232,6 +232,9 @@ def _live_ids(namespace: str) -> set[int]:
     return {pid for (pid,) in rows_of(query)}
 
 
+_NAMES_NOTHING = signature_of(())  # the signature of a live passage that names no entity
+
+
 def _entry(passage: Live, named: dict[int, set[int]], orders) -> tuple[Entry, tuple[set[int], set[int]]]:
     sets = passage_sets(passage.text)
     prefixes = (prefix(sets[0], orders[0], THRESHOLDS[0]), prefix(sets[1], orders[1], THRESHOLDS[1]))
@@ -239,23 +242,28 @@ def _entry(passage: Live, named: dict[int, set[int]], orders) -> tuple[Entry, tu
     return entry, sets
 
 
-def remember_full(passages: list[Live], named: dict[int, set[int]], found: list[Finding], kept: list) -> SearchMemory:
+def remember_full(passages: list[Live], signatures: dict[int, int], found: list[Finding], kept: list) -> SearchMemory:
     """The memory a full search leaves (`kept`: what its two families kept, as `similar_pairs` keeps it)."""
     (dup_order, dup_prefixes), (near_order, near_prefixes) = kept
     entries = {
-        p.id: Entry(signature_of(named.get(p.id, ())), title_hash(title_of(p.text)), (dup, near))
+        p.id: Entry(signatures.get(p.id, _NAMES_NOTHING), title_hash(title_of(p.text)), (dup, near))
         for p, dup, near in zip(passages, dup_prefixes, near_prefixes, strict=True)
     }
     return SearchMemory((dup_order, near_order), Base.of(entries), set(), {}, list(found), rebuilt=True)
 
 
 def search_since(
-    namespace: str, memory: SearchMemory, live: set[int], named: dict[int, set[int]], counts: dict[int, int]
+    namespace: str,
+    memory: SearchMemory,
+    live: set[int],
+    named: dict[int, set[int]],
+    counts: dict[int, int],
+    signatures: dict[int, int],
 ) -> list[Finding]:
     """What a full search would find now among the `live` passages, comparing only those that changed
     since the memory was left; the memory is brought up to date."""
     known = memory.known()
-    changed = {pid for pid in live if known.get(pid) != signature_of(named.get(pid, ()))}
+    changed = {pid for pid in live if known.get(pid) != signatures.get(pid, _NAMES_NOTHING)}
     memory.forget((known.keys() - live) | (changed & known.keys()))
     fresh = _passages(changed)
     sets: dict[int, tuple[set[int], set[int]]] = {}
@@ -336,11 +344,17 @@ def _special(namespace: str, memory: SearchMemory, fresh: dict[int, Live], live:
 
 
 def queue_conflicts(
-    namespace: str, named: dict[int, set[int]], dry_run: bool = False, full: bool = False
+    namespace: str,
+    named: dict[int, set[int]],
+    counts: dict[int, int],
+    signatures: dict[int, int],
+    dry_run: bool = False,
+    full: bool = False,
 ) -> ConflictReport:
     """Queue every new finding beside the entity questions (no cap); settle questions whose passage
     is gone as moot. A pair asked before, however it was answered, is not asked again. `named`:
-    passage id -> the entities its active mentions name, for every live passage naming any.
+    passage id -> the entities its active mentions name, for every live passage naming any;
+    `counts`: entity id -> how many of those name it; `signatures`: `pass_memory.passage_signatures`.
 
     The search is skipped when the namespace's graph version, the detector's code and its settings
     are what they were when it last ran (`full` searches anyway): every finding it could make was
@@ -352,16 +366,15 @@ def queue_conflicts(
     if not (full or dry_run) and _last_search(namespace) == key:
         report.unchanged = True  # nothing a search reads has changed since it last ran: it would find no more
         return report
-    counts = Counter(eid for eids in named.values() for eid in eids)
     memory = None if full else load(namespace)
     if memory is None:
         passages, kept = conflicts.live_passages(namespace), []
         found, findings = conflicts.search_all(namespace, passages, named, counts, kept)
-        memory = remember_full(passages, named, found, kept)
+        memory = remember_full(passages, signatures, found, kept)
         live = {p.id for p in passages}
     else:
         live = _live_ids(namespace)
-        findings = search_since(namespace, memory, live, named, counts)
+        findings = search_since(namespace, memory, live, named, counts, signatures)
     asked = Question.select(Question.id, Question.left_id, Question.right_id, Question.status).where(
         (Question.namespace == namespace) & Question.kind.in_(PASSAGE_KINDS)
     )

@@ -22,6 +22,7 @@ the passages (sign-offs, link texts) give no impact.
 
 from __future__ import annotations
 
+import gc
 import json
 import math
 import os
@@ -414,7 +415,7 @@ def _pairs(texts: list[str], entity_sets: list[set[int]], kept: list | None = No
     for both kinds."""
     if len(texts) < PARALLEL_MIN or (os.cpu_count() or 1) < 2:
         return duplicate_pairs(texts, kept), near_pairs(texts, entity_sets, kept)
-    with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as pool:
+    with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"), initializer=gc.disable) as pool:
         near = pool.submit(_near_kept if kept is not None else near_pairs, texts, entity_sets)
         duplicates = duplicate_pairs(texts, kept)
         if kept is None:

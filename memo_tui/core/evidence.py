@@ -24,6 +24,7 @@ import math
 from collections import Counter
 from dataclasses import dataclass, field
 from functools import cache
+from itertools import chain
 from pathlib import Path
 
 CALIBRATION = Path(__file__).with_name("calibration.json")
@@ -66,10 +67,10 @@ class StoreFacts:
     frequency: dict[int, int] = field(default_factory=dict)  # entity id -> live passages naming it (all names)
     answers: dict[str, tuple[int, int]] = field(default_factory=dict)  # pattern -> (merged, answered)
     live_passages: int = 0  # live passages naming anything (0: every one is in entities_of)
+    passage_sets: dict[int, set[int]] = field(default_factory=dict)  # the same as sets: given, or made when asked
     neighbour_cache: dict[int, Counter] = field(default_factory=dict)
     _rarity_sums: dict[int, float] = field(default_factory=dict)
     _rarity: dict[int, float] = field(default_factory=dict)
-    _passage_sets: dict[int, frozenset[int]] = field(default_factory=dict)
     _sources: dict[int, tuple[Counter, frozenset[str]]] = field(default_factory=dict)
 
     @property
@@ -83,20 +84,22 @@ class StoreFacts:
             self._rarity.update((e, math.log(live / n)) for e, n in self.frequency.items())
         return self._rarity.get(entity_id, 0.0)
 
-    def passage_set(self, entity_id: int) -> frozenset[int]:
-        found = self._passage_sets.get(entity_id)
+    def passage_set(self, entity_id: int) -> set[int] | frozenset[int]:
+        found = self.passage_sets.get(entity_id)
         if found is None:
-            found = self._passage_sets[entity_id] = frozenset(self.passages_of.get(entity_id, ()))
+            found = self.passage_sets[entity_id] = frozenset(self.passages_of.get(entity_id, ()))
         return found
 
     def sources(self, entity_id: int, joint: frozenset[int]) -> frozenset[str]:
         """The authors of the entity's passages other than `joint` ones (which are among them): from
         how many of its passages each author wrote, counted once per entity."""
+        if not self.source_of:  # a store whose passages name no source
+            return frozenset()
         kept = self._sources.get(entity_id)
         if kept is None:
-            counted = Counter(self.source_of.get(p) for p in self.passages_of.get(entity_id, ()))
+            counted = Counter(map(self.source_of.get, self.passages_of.get(entity_id, ())))
             kept = self._sources[entity_id] = (counted, frozenset(counted) - {None, ""})
-        if not joint:
+        if not joint or not kept[1]:
             return kept[1]
         return frozenset(kept[0] - Counter(self.source_of.get(p) for p in joint)) - {None, ""}
 
@@ -190,9 +193,10 @@ def neighbours(facts: StoreFacts, entity_id: int, joint: set[int]) -> tuple[Coun
     those that only passages naming both sides of the pair (`joint`) name: they do not count."""
     cached = facts.neighbour_cache.get(entity_id)
     if cached is None:
-        cached = Counter()
-        for pid in facts.passages_of.get(entity_id, ())[:NEIGHBOUR_PASSAGES]:
-            cached.update(facts.entities_of.get(pid, ()))
+        named = facts.entities_of.get
+        cached = Counter(
+            chain.from_iterable(named(pid, ()) for pid in facts.passages_of.get(entity_id, ())[:NEIGHBOUR_PASSAGES])
+        )
         del cached[entity_id]
         facts.neighbour_cache[entity_id] = cached
     if not joint:

@@ -6,6 +6,7 @@ together or not at all, and entity lookups go through a per-run cache.
 
 from __future__ import annotations
 
+import gc
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
@@ -296,7 +297,7 @@ def extract_chunks(chunks: list[list[PassageRecord]]) -> Iterator[list[list[Extr
         for chunk in chunks:
             yield [_mentions_of(record) for record in chunk]
         return
-    with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn")) as pool:
+    with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"), initializer=gc.disable) as pool:
         yield from pool.map(_mentions_of_chunk, chunks)
 
 

@@ -25,13 +25,13 @@ from array import array
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
-from functools import cached_property
+from dataclasses import dataclass, field
+from functools import cache, cached_property
 from importlib.metadata import version
 from itertools import compress
 from pathlib import Path
 
-from memo_tui.core import blocking, keys, rules
+from memo_tui.core import blocking, evidence, keys, rules
 from memo_tui.core.blocking import SPELLING_TOKENS, gram_order, name_probes, name_tokens, spelling_close
 from memo_tui.core.rules import Name, judge_pair, spelling_key
 from memo_tui.store import PassMemory
@@ -184,6 +184,7 @@ class NameMemory:
             else:
                 out.add(holder)
         merged: dict[int, str] = {}  # merge keys of the candidates, each computed once
+        grams = cache(keys.trigrams)  # and their trigrams, for this call
         for entity_id, others in spelling.items():
             key = names[entity_id].merge
             for other in others - out:
@@ -193,7 +194,7 @@ class NameMemory:
                 if found is None:
                     found = merged[other] = keys.merge_key(live[other][0])
                 # the cheap tests first: most candidates share one common segment or trigram only
-                if len(found) >= 5 and spelling_close(key, found) and spelling_key(live[other][0]) is not None:
+                if len(found) >= 5 and spelling_close(key, found, grams) and spelling_key(live[other][0]) is not None:
                     out.add(other)
         return out
 
@@ -265,8 +266,10 @@ class Known:
 
     entities: dict[int, tuple[int, int]]  # entity id -> (live passages naming it, the hash of their ids)
     passages: dict[int, int]  # passage id -> the hash of the entities it names
-    apart: set[Pair]
+    apart: set[Pair]  # of the pairs asked about
     weighed: dict[Pair, tuple]  # (pattern, log-odds, shared sources, rare variant, no neighbours, defined, contrasted)
+    # the hopeless asks left unread, by (rule, impact): their sides shared no passage either
+    skipped: dict[tuple[str, int], list[Pair]] = field(default_factory=dict)
 
     def standing(self, now: dict[int, tuple[int, int]]) -> set[int]:
         """The entities whose passages are what they were."""
@@ -298,18 +301,27 @@ def passage_signatures(named: dict[int, set[int]]) -> dict[int, int]:
     return {pid: signature_of(eids) for pid, eids in named.items()}
 
 
+def _evidence_tag() -> str:
+    """The names' tag, and the code and calibration that make and read what evidence is kept."""
+    code = hashlib.sha1()
+    for path in (evidence.__file__, evidence.CALIBRATION, Path(__file__).with_name("resolver.py")):
+        code.update(Path(path).read_bytes())
+    return f"{_tag()}:{code.hexdigest()[:12]}"
+
+
 def load_known(namespace: str) -> Known:
     """What the last pass knew (nothing, when it kept nothing or other code wrote it)."""
-    value = kept(namespace, "evidence", _tag())
+    value = kept(namespace, "evidence", _evidence_tag())
     if value is None:
         return Known({}, {}, set(), {})
-    entities, passages, apart, weighed = value
-    return Known(entities, passages, set(apart), weighed)
+    entities, passages, apart, weighed, skipped = value
+    return Known(entities, passages, set(apart), weighed, skipped)
 
 
 def save_known(namespace: str, known: Known) -> None:
     # the pairs as a list: marshal sorts a set's items, which takes longer than all the rest
-    keep(namespace, "evidence", _tag(), (known.entities, known.passages, list(known.apart), known.weighed))
+    value = (known.entities, known.passages, list(known.apart), known.weighed, known.skipped)
+    keep(namespace, "evidence", _evidence_tag(), value)
 
 
 def drop(namespace: str) -> None:

@@ -24,7 +24,7 @@ from memo_tui.core.rules import Name, Verdict, judge_pair
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Entity, Fold, KeepApart, Mention, Passage, Question, utcnow
 from memo_tui.store.locks import for_update, pass_lock, writing
-from memo_tui.store.statements import rows_of, slices
+from memo_tui.store.statements import paused_gc, rows_of, slices
 
 DEFAULT_CAP = 50
 SETTLED_KINDS = ("reject", "keep_both")
@@ -118,24 +118,21 @@ def store_facts(
     (`passages`, `named`: `mention_sets` of the rows)."""
     passages_of = {eid: sorted(passages[eid]) for eid in wanted if eid in passages}
     surfaces: dict[int, set[str]] = {}
-    looked_at = {pid for pids in passages_of.values() for pid in pids[: evidence.NEIGHBOUR_PASSAGES]}
-    entities_of: dict[int, set[int]] = {}
-    for pid, eid, surface in rows:
+    for _, eid, surface in rows:
         if eid in wanted:
             surfaces.setdefault(eid, set()).add(surface)
-        if pid in looked_at:
-            entities_of.setdefault(pid, set()).add(eid)
     source_of = dict(
         rows_of(
             Passage.select(Passage.id, Passage.source).where(
-                (Passage.namespace == namespace) & Passage.retired_at.is_null()
+                (Passage.namespace == namespace) & Passage.retired_at.is_null() & Passage.source.is_null(False)
             )
         )
-    )
+    )  # a passage with no source is left out: the evidence reads it as None
     counts = {eid: len(pids) for eid, pids in passages.items()}
     return StoreFacts(
-        passages_of, entities_of, source_of, surfaces=surfaces, frequency=counts, live_passages=len(named)
-    )
+        passages_of, named, source_of, surfaces=surfaces, frequency=counts, live_passages=len(named),
+        passage_sets=passages,
+    )  # fmt: skip
 
 
 def joint_texts(facts: StoreFacts, pairs: list[tuple[int, int]]) -> None:
@@ -202,7 +199,7 @@ def resolve(
     """One resolution pass over a namespace, holding its pass lock (`store.locks.Busy` when another
     process holds it). `cancelled` is asked between steps; when it says so the pass raises Cancelled.
     `full`: search the passages for conflicts even when nothing they depend on changed."""
-    with pass_lock(namespace):
+    with pass_lock(namespace), paused_gc():
         return _resolve(namespace, cap, dry_run, progress, cancelled or (lambda: False), full)
 
 
@@ -237,8 +234,8 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     unmoved = known.settled(standing, passage_signatures, named) - found.fresh  # and so are their neighbours
     answers = answer_counts(namespace)
     hopeless: dict[tuple[str, int], Evidence | None] = {}  # (rule, impact) -> its prior, when no fact can help
-    skipped: list[tuple[tuple[int, int], tuple, int, Evidence]] = []  # hopeless asks whose facts were not read
     remade: set[tuple[int, int]] = set()  # asks whose evidence was remade from the last pass's
+    remade_from: dict[tuple, Evidence] = {}  # what an evidence was made of -> the evidence (many share it)
     report.entities = len(rows)
     report.pairs_judged, report.rejected_by_rule = found.judged, found.rejected
     report.names_changed, report.incremental = found.changed, found.incremental
@@ -247,12 +244,16 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     unfolded = reverted_pairs(namespace, home)  # a reviewer undid their fold: ask, never fold again unasked
     fold_edges: list[tuple[Name, Name]] = []
     asks: list[Ask] = []
-    verdicts = sorted(found.verdicts)
     settled_, pending_, unfolded_ = (
         {(min(p), max(p)) for p in pairs if None not in p} for pairs in (settled, pending, unfolded)
     )  # as (low, high): a pair with a deleted side is no verdict's
     marked = dict.fromkeys(pending_, "pending") | dict.fromkeys(unfolded_, "unfolded")
     marked |= dict.fromkeys(settled_, "settled")  # one look-up a pair: most are none of these
+    # hopeless asks whose facts were not read, by (rule, impact): first those the last pass left
+    # unread that still are (their pairs are not visited), then those found below
+    skipped = _still_skipped(known, standing - found.fresh, marked, found.verdicts, answers, hopeless)
+    unread = {pair for pairs in skipped.values() for pair in pairs}
+    verdicts = sorted(found.verdicts.keys() - unread if unread else found.verdicts)
     for done, pair in enumerate(verdicts, 1):
         low, high = pair
         said = found.verdicts[pair]  # a Verdict's fields, made one only when asked about
@@ -261,8 +262,8 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
             if mark == "settled":
                 report.skipped_settled += 1
                 continue
-            if said[0] == "fold" and pair in unfolded_:
-                said = ("ask", said[1], said[2], f"{said[3]}; a fold of these was reverted")
+            if pair in unfolded_:
+                said = unfolded_said(said)
         if said[0] == "fold" and pair not in pending_:  # a pending question is the reviewer's to answer
             fold_edges.append((name_of(low), name_of(high)))
         elif mark is not None and pair in pending_:
@@ -274,20 +275,15 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
                 prior = _hopeless(said[2], impact, answers, hopeless)
             if prior is not None and low in standing and high in standing and pair in known.apart:
                 # no fact can lift it, and no passage names both: unread
-                skipped.append((pair, said, impact, prior))
+                skipped.setdefault((said[2], impact), []).append(pair)
                 continue
             local = known.weighed.get(pair) if low in unmoved and high in unmoved else None
             if local is not None and local[0] in (said[2], evidence.pattern_of(said[2], True)):
                 # no neighbour shared, none changed: the evidence is what it was but for the prior
-                asks.append(
-                    Ask(
-                        Side(low, *live[low]),
-                        Side(high, *live[high]),
-                        Verdict(*said),
-                        impact,
-                        evidence.remade(local, answers),
-                    )
-                )
+                found_ = remade_from.get(local)
+                if found_ is None:
+                    found_ = remade_from[local] = evidence.remade(local, answers)
+                asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), impact, found_))
                 remade.add(pair)
             else:
                 asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), impact))
@@ -298,8 +294,8 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     folding = {x.id for pair in fold_edges for x in pair}
     wanted = folding | {x.id for q in asks if (q.left.id, q.right.id) not in remade for x in (q.left, q.right)}
     # what this pass folds may ask about the pairs it did not read anew: their sides' facts too
-    wanted |= {x for pair, *_ in skipped if pair[0] in folding or pair[1] in folding for x in pair}
-    wanted |= {x for low, high in remade if low in folding or high in folding for x in (low, high)}
+    for pairs in (*skipped.values(), remade):
+        wanted |= {x for pair in _touching(pairs, folding) for x in pair}
     facts = store_facts(namespace, wanted, rows_of_mentions, passages, named)
     facts.answers = answers
     joint_texts(
@@ -328,7 +324,8 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     main = len(asks)  # the asks about remembered verdicts; folding adds more
     absorbed_into = _apply_folds(namespace, fold_edges, counts, settled, asks, report, dry_run, certain, cancelled)
     asks = [_weighed(q, weigh, facts, hopeless) for q in asks]
-    apart, weighed = {entry[0] for entry in skipped}, {}
+    apart, weighed = set(), {}
+    unread_next = {key: list(pairs) for key, pairs in skipped.items()}
     for q in asks[:main]:
         pair = (q.left.id, q.right.id)
         if pair in remade:  # its passages are what they were: so is whether they meet
@@ -336,30 +333,38 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
         else:
             meet = not facts.passage_set(pair[0]).isdisjoint(facts.passage_set(pair[1]))
         if not meet:
-            apart.add(pair)
+            key = (q.verdict.rule, q.impact)
+            if hopeless[key] is None:
+                apart.add(pair)
+            else:  # hopeless, and no passage names both: the next pass need not read it
+                unread_next.setdefault(key, []).append(pair)
         if q.evidence.local is not None:
             weighed[pair] = q.evidence.local
     # a skipped ask about an entity folded in this pass, or grown by one, is asked about anew below
     touched = set(absorbed_into) | {x.id for x in absorbed_into.values()}
-    revived = [entry for entry in skipped if entry[0][0] in touched or entry[0][1] in touched]
-    for (low, high), said, impact, prior in revived:
-        asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), impact, prior))
-    report.unlikely += len(skipped) - len(revived)
-    report.not_reweighed = len(skipped) - len(revived) + len(remade)
+    revived = sorted((pair, key) for key, pairs in skipped.items() for pair in _touching(pairs, touched))
+    for (low, high), key in revived:
+        said = unfolded_said(found.verdicts[low, high]) if (low, high) in unfolded_ else found.verdicts[low, high]
+        asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), key[1], hopeless[key]))
+    left_unread = sum(map(len, skipped.values())) - len(revived)
+    report.unlikely += left_unread
+    report.not_reweighed = left_unread + len(remade)
     # a keep-apart decision on an entity folded in this pass now covers its canonical
     settled = {frozenset(absorbed_into[x].id if x in absorbed_into else x for x in pair) for pair in settled}
     asks = _follow_folds(asks, absorbed_into, counts, settled, pending, weigh, name_of, checked=main)
     likely = [q for q in asks if q.evidence.likelihood >= evidence.MIN_LIKELIHOOD and q.priority >= evidence.MIN_YIELD]
     report.unlikely += len(asks) - len(likely)
     if not dry_run:
-        pass_memory.save_known(namespace, pass_memory.Known(signatures, passage_signatures, apart, weighed))
+        pass_memory.save_known(
+            namespace, pass_memory.Known(signatures, passage_signatures, apart, weighed, unread_next)
+        )
         # before admission, so that it counts the pending questions as the answers now weigh them
         _reweigh_pending(namespace, facts.answers)
     _stop_if(cancelled)
     _admit(namespace, likely, cap, report, dry_run)
     if progress is not None:  # the name pairs are done; the passages come next
         progress(len(verdicts), len(verdicts))
-    memory = queue_conflicts(namespace, named, dry_run, full)
+    memory = queue_conflicts(namespace, named, counts, passage_signatures, dry_run, full)
     report.memory_unchanged = memory.unchanged
     report.duplicates_queued, report.contradictions_queued = memory.duplicates, memory.contradictions
     report.memory_skipped_settled, report.memory_moot = memory.skipped_settled, memory.moot
@@ -367,6 +372,34 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
         queue.remember_waiting(namespace, report.deferred)
     report.seconds = round(time.perf_counter() - started, 3)
     return report
+
+
+def unfolded_said(said: tuple) -> tuple:
+    """A fold verdict on a pair whose fold a reviewer reverted is an ask."""
+    return ("ask", said[1], said[2], f"{said[3]}; a fold of these was reverted") if said[0] == "fold" else said
+
+
+def _still_skipped(known, steady: set[int], marked: dict, verdicts: dict, answers, hopeless) -> dict:
+    """The asks the last pass left unread (`Known.skipped`) that this one leaves unread too, by (rule,
+    impact): both sides' passages stand (so does the impact, and that they share none), neither was
+    renamed, no reviewer marked the pair, the verdict is the same ask and the rule still hopeless."""
+    out = {}
+    for (rule, impact), pairs in known.skipped.items():
+        if _hopeless(rule, impact, answers, hopeless) is None:
+            continue
+        kept = [
+            pair
+            for pair in pairs
+            if pair[0] in steady and pair[1] in steady and pair not in marked
+            and verdicts.get(pair, _NO_VERDICT)[0] == "ask" and verdicts[pair][2] == rule
+        ]  # fmt: skip
+        if kept:
+            out[rule, impact] = kept
+    return out
+
+
+def _touching(pairs, ids: set[int]) -> list[tuple[int, int]]:
+    return [pair for pair in pairs if pair[0] in ids or pair[1] in ids] if ids else []
 
 
 def _rank(name: Name, counts: dict[int, int]) -> tuple:
@@ -417,6 +450,7 @@ def answer_counts(namespace: str) -> dict[str, tuple[int, int]]:
 
 ANSWERED = "; reviewers here merged "
 _UNKNOWN = object()
+_NO_VERDICT = ("",)
 
 
 def _reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]]) -> None:

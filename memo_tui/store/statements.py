@@ -10,6 +10,7 @@ always sent in slices, so no statement grows with the store.
 from __future__ import annotations
 
 import gc
+import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
@@ -181,14 +182,25 @@ def rows_of(query: pw.Query) -> list[tuple]:
     return db.execute_sql(*query.sql()).fetchall()
 
 
+_gc_lock = threading.Lock()
+_gc_pauses = [0, False]  # steps running with the collector paused; whether it was on before the first
+
+
 @contextmanager
 def paused_gc() -> Iterator[None]:
-    """Bulk writes allocate millions of short-lived rows and few cycles; with a large heap the
-    cyclic collector's full passes cost a third of an ingest. Pause it for the duration."""
-    was_enabled = gc.isenabled()
-    gc.disable()
+    """Bulk writes and passes allocate millions of objects and few cycles; with a large heap the
+    cyclic collector's full sweeps cost a third of an ingest and a fifth of a pass. Pause it while
+    any such step runs (in any thread); the last one to finish starts it again. A process pool's
+    worker that only computes starts with it off (`initializer=gc.disable`)."""
+    with _gc_lock:
+        if _gc_pauses[0] == 0:
+            _gc_pauses[1] = gc.isenabled()
+            gc.disable()
+        _gc_pauses[0] += 1
     try:
         yield
     finally:
-        if was_enabled:
-            gc.enable()
+        with _gc_lock:
+            _gc_pauses[0] -= 1
+            if _gc_pauses[0] == 0 and _gc_pauses[1]:
+                gc.enable()
