@@ -95,13 +95,36 @@ def test_every_blocked_pair_shares_a_token_the_incremental_pass_can_find():
         assert missed == []
 
 
-def test_spelling_close_is_what_the_two_spelling_families_find():
-    from memo_tui.core.blocking import _edit_distance_pairs, _trigram_prefix_filter, spelling_close
+def test_each_spelling_family_finds_pairs_by_its_own_tokens_and_test():
+    """What partner probing rests on: a pair the edit-distance family finds shares an edit token
+    (E) both ways and is `within_edits`; a pair the trigram family finds shares a trigram token (G)
+    both ways and is `grams_close`. So a candidate is tested only by the family that found it."""
+    from memo_tui.core.blocking import (
+        _edit_distance_pairs,
+        _trigram_prefix_filter,
+        gram_order,
+        grams_close,
+        name_probes,
+        name_tokens,
+        within_edits,
+    )
     from memo_tui.core.rules import spelling_key
 
     names = names_for(2000, seed=4)
-    keyed = [(n, spelling_key(n.name)) for n in names]
-    found: set = _edit_distance_pairs([n.name for n in names])
-    _trigram_prefix_filter(found, {i: n.grams for i, n in enumerate(names) if n.spelling_eligible})
-    same_digits = {(i, j) for i, j in found if names[i].digits == names[j].digits}
-    assert same_digits and all(spelling_close(keyed[i][1], keyed[j][1]) for i, j in same_digits)
+    order = gram_order(names[: len(names) // 2])
+    tokens = [name_tokens(n, order) for n in names]
+    probes = [name_probes(n, t) for n, t in zip(names, tokens, strict=True)]
+    keyed = [spelling_key(n.name) for n in names]
+    edits = _edit_distance_pairs([n.name for n in names])
+    grams: set = set()
+    _trigram_prefix_filter(grams, {i: n.grams for i, n in enumerate(names) if n.spelling_eligible})
+    for kind, found, close in (("E", edits, lambda i, j: within_edits(keyed[i], keyed[j])),
+                               ("G", grams, lambda i, j: grams_close(names[i].grams, names[j].grams))):  # fmt: skip
+        same_digits = {(i, j) for i, j in found if names[i].digits == names[j].digits}
+        assert len(same_digits) > 300
+
+        def shares(i: int, j: int, kind: str = kind) -> bool:
+            return any(t.partition("|")[2][0] == kind for t in probes[i] & tokens[j])
+
+        assert [(names[i].name, names[j].name) for i, j in same_digits if not (shares(i, j) and shares(j, i))] == []
+        assert all(close(i, j) for i, j in same_digits)

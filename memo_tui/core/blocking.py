@@ -31,7 +31,7 @@ from typing import TypeVar
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from memo_tui.core.keys import digits_of, identity_key, merge_of, trigrams
+from memo_tui.core.keys import digits_of, identity_key, merge_of
 from memo_tui.core.rules import Name, one_word_of_name, spelling_key
 
 _SUFFIX = re.compile(r"^(.+)\.[a-z0-9]{1,4}$")
@@ -309,9 +309,7 @@ def _trigram_prefix_filter(pairs: set[Pair], grams: dict[int, frozenset[str]]) -
                 found.update(entry[0][bisect_left(entry[1], 0.8 * size) :])
         mine = sets[i]
         for j in found:
-            theirs = sets[j]
-            shared = len(mine & theirs)
-            if shared >= 0.8 * (size + len(theirs) - shared):
+            if grams_close(mine, sets[j]):
                 _add(pairs, i, j)
         for token in tokens[: size - math.ceil(1.6 / 1.8 * size) + 1]:
             ids, sizes = index.setdefault(token, ([], []))
@@ -394,18 +392,20 @@ def name_tokens(n: Name, order: dict[str, int]) -> set[str]:
     return {f"{group}|{token}" for token in out}
 
 
-def spelling_close(key: str, other: str, grams: Callable[[str], frozenset[str]] = trigrams) -> bool:
-    """Whether two spelling keys are close enough for rule 8's families: within its edit distance,
-    or sharing 80% of their trigrams (`grams`: `keys.trigrams`, or a caller's cache of it)."""
+def within_edits(key: str, other: str) -> bool:
+    """What the edit-distance family keeps: two keys within the edits rule 8 allows."""
     limit = _limit(min(len(key), len(other)))
-    if abs(len(key) - len(other)) <= limit and Levenshtein.distance(key, other, score_cutoff=limit) <= limit:
-        return True
-    mine, theirs = grams(key), grams(other)
+    return abs(len(key) - len(other)) <= limit and Levenshtein.distance(key, other, score_cutoff=limit) <= limit
+
+
+def grams_close(mine: frozenset, theirs: frozenset) -> bool:
+    """What the trigram family keeps: two sets of trigrams (or of their ranks) sharing 80% of their union."""
     shared = len(mine & theirs)
     return shared >= 0.8 * (len(mine) + len(theirs) - shared)
 
 
-SPELLING_TOKENS = "EG"  # the token kinds of the two spelling families: what `spelling_close` checks
+SPELLING_TOKENS = "EG"  # the token kinds of the edit-distance and trigram families: what `within_edits` and
+# `grams_close` check (a pair either family finds shares a token of that family's kind)
 
 
 def name_probes(n: Name, tokens: set[str]) -> set[str]:

@@ -26,13 +26,13 @@ from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache, cached_property
+from functools import cached_property
 from importlib.metadata import version
 from itertools import compress
 from pathlib import Path
 
 from memo_tui.core import blocking, evidence, keys, rules
-from memo_tui.core.blocking import SPELLING_TOKENS, gram_order, name_probes, name_tokens, spelling_close
+from memo_tui.core.blocking import SPELLING_TOKENS, gram_order, name_probes, name_tokens
 from memo_tui.core.rules import Name, judge_pair, spelling_key
 from memo_tui.store import PassMemory
 
@@ -176,25 +176,38 @@ class NameMemory:
         held = [(i, t) for i, t in self.base.holders(set(asked)) if i not in self.forgotten]
         held += [(i, t) for i, (_, _, found) in self.learned.items() for t in found if t in asked]
         out: set[int] = set()
-        spelling: dict[int, set[int]] = defaultdict(set)
+        found_by = {kind: defaultdict(set) for kind in SPELLING_TOKENS}  # kind -> name asking -> holders
         for holder, token in held:
-            if token[token.index("|") + 1] in SPELLING_TOKENS:
+            kind = token[token.index("|") + 1]
+            if kind in SPELLING_TOKENS:
                 for entity_id in asked[token]:
-                    spelling[entity_id].add(holder)
+                    found_by[kind][entity_id].add(holder)
             else:
                 out.add(holder)
-        merged: dict[int, str] = {}  # merge keys of the candidates, each computed once
-        grams = cache(keys.trigrams)  # and their trigrams, for this call
-        for entity_id, others in spelling.items():
-            key = names[entity_id].merge
-            for other in others - out:
+        edits, close = (found_by[kind] for kind in SPELLING_TOKENS)
+        merged: dict[int, tuple[str, frozenset[str] | None]] = {}  # the candidates' merge keys (and trigrams)
+        for entity_id in edits.keys() | close.keys():
+            n = names[entity_id]
+            by_edit, by_gram = edits.get(entity_id, set()), close.get(entity_id, set())
+            for other in (by_edit | by_gram) - out:
                 if other not in live:
                     continue
                 found = merged.get(other)
                 if found is None:
-                    found = merged[other] = keys.merge_key(live[other][0])
-                # the cheap tests first: most candidates share one common segment or trigram only
-                if len(found) >= 5 and spelling_close(key, found, grams) and spelling_key(live[other][0]) is not None:
+                    found = merged[other] = (keys.merge_key(live[other][0]), None)
+                key = found[0]
+                if len(key) < 5:
+                    continue
+                # a pair either family finds shares a token of that family's kind: one test each
+                if other in by_edit and blocking.within_edits(n.merge, key):
+                    near = True
+                elif other in by_gram:
+                    if found[1] is None:
+                        found = merged[other] = (key, keys.trigrams(key))
+                    near = blocking.grams_close(n.grams, found[1])
+                else:
+                    near = False
+                if near and spelling_key(live[other][0]) is not None:
                     out.add(other)
         return out
 

@@ -391,7 +391,7 @@ def _still_skipped(known, steady: set[int], marked: dict, verdicts: dict, answer
             pair
             for pair in pairs
             if pair[0] in steady and pair[1] in steady and pair not in marked
-            and verdicts.get(pair, _NO_VERDICT)[0] == "ask" and verdicts[pair][2] == rule
+            and (said := verdicts.get(pair, _NO_VERDICT))[0] == "ask" and said[2] == rule
         ]  # fmt: skip
         if kept:
             out[rule, impact] = kept
@@ -450,7 +450,7 @@ def answer_counts(namespace: str) -> dict[str, tuple[int, int]]:
 
 ANSWERED = "; reviewers here merged "
 _UNKNOWN = object()
-_NO_VERDICT = ("",)
+_NO_VERDICT = ("", 0.0, "", "")
 
 
 def _reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]]) -> None:
