@@ -47,7 +47,7 @@ def labelled_store_features(name: str, scratch: Path) -> list[tuple[str, bool, d
     pairs = [(r, ids[r["a"]], ids[r["b"]]) for r in labels if r["same"] is not None and r["a"] in ids and r["b"] in ids]
     wanted = {x for _, a, b in pairs for x in (a, b)}
     rows = resolver.live_mentions("default")
-    facts = resolver.store_facts("default", wanted, rows, *resolver.mention_sets(rows))
+    facts = resolver.store_facts(wanted, *resolver.mention_sets(rows), resolver.live_sources("default")[1])
     resolver.joint_texts(facts, [(a, b) for _, a, b in pairs])
     names_of = {i: n for n, i in ids.items()}
     out = []

@@ -44,7 +44,7 @@ from memo_tui.core.conflicts import (
 )
 from memo_tui.core.evidence import conflict_likelihood, yield_of
 from memo_tui.core.pass_memory import ints_of, keep, kept, signature_of
-from memo_tui.store import Meta, Passage, Question, Relation, graph_version, utcnow
+from memo_tui.store import Meta, Passage, Question, Relation, db, graph_version, utcnow
 from memo_tui.store.locks import writing
 from memo_tui.store.statements import as_datetime, rows_of, slices
 
@@ -206,11 +206,12 @@ def load(namespace: str) -> SearchMemory | None:
 def save(namespace: str, memory: SearchMemory) -> None:
     if len(memory.searched) > REBUILD_SHARE * max(1, len(memory.base.ids)):
         memory.rebuild()
-    if memory.rebuilt:
-        keep(namespace, "search", _tag(), (list(memory.orders), memory.base.dumps()))
     searched = {p: (e.entities, e.title, e.prefixes[0], e.prefixes[1]) for p, e in memory.searched.items()}
     forgotten = array("q", sorted(memory.forgotten)).tobytes()
-    keep(namespace, "searched", _tag(), (forgotten, searched, _findings_dumps(memory.found)))
+    with db.atomic():  # the parts are read together
+        if memory.rebuilt:
+            keep(namespace, "search", _tag(), (list(memory.orders), memory.base.dumps()))
+        keep(namespace, "searched", _tag(), (forgotten, searched, _findings_dumps(memory.found)))
 
 
 # --- the passages ----------------------------------------------------------------------------------
@@ -225,11 +226,6 @@ def _passages(ids: Iterable[int]) -> dict[int, Live]:
         for pid, ext, text, src, at, dec in rows_of(query):
             out[pid] = Live(pid, ext, text, src, as_datetime(at), json.loads(dec) if dec else {})
     return out
-
-
-def _live_ids(namespace: str) -> set[int]:
-    query = Passage.select(Passage.id).where((Passage.namespace == namespace) & Passage.retired_at.is_null())
-    return {pid for (pid,) in rows_of(query)}
 
 
 _NAMES_NOTHING = signature_of(())  # the signature of a live passage that names no entity
@@ -345,6 +341,7 @@ def _special(namespace: str, memory: SearchMemory, fresh: dict[int, Live], live:
 
 def queue_conflicts(
     namespace: str,
+    live: set[int],
     named: dict[int, set[int]],
     counts: dict[int, int],
     signatures: dict[int, int],
@@ -352,8 +349,9 @@ def queue_conflicts(
     full: bool = False,
 ) -> ConflictReport:
     """Queue every new finding beside the entity questions (no cap); settle questions whose passage
-    is gone as moot. A pair asked before, however it was answered, is not asked again. `named`:
-    passage id -> the entities its active mentions name, for every live passage naming any;
+    is gone as moot. A pair asked before, however it was answered, is not asked again. `live`: the
+    live passages' ids; `named`: passage id -> the entities its active mentions name, for every live
+    passage naming any;
     `counts`: entity id -> how many of those name it; `signatures`: `pass_memory.passage_signatures`.
 
     The search is skipped when the namespace's graph version, the detector's code and its settings
@@ -371,9 +369,7 @@ def queue_conflicts(
         passages, kept = conflicts.live_passages(namespace), []
         found, findings = conflicts.search_all(namespace, passages, named, counts, kept)
         memory = remember_full(passages, signatures, found, kept)
-        live = {p.id for p in passages}
     else:
-        live = _live_ids(namespace)
         findings = search_since(namespace, memory, live, named, counts, signatures)
     asked = Question.select(Question.id, Question.left_id, Question.right_id, Question.status).where(
         (Question.namespace == namespace) & Question.kind.in_(PASSAGE_KINDS)

@@ -34,7 +34,7 @@ from pathlib import Path
 from memo_tui.core import blocking, evidence, keys, rules
 from memo_tui.core.blocking import SPELLING_TOKENS, gram_order, name_probes, name_tokens
 from memo_tui.core.rules import Name, judge_pair, spelling_key
-from memo_tui.store import PassMemory
+from memo_tui.store import PassMemory, db
 
 FORMAT = 2
 REBUILD_SHARE = 0.1  # the names learned since the base are folded into it when they are this share of it
@@ -152,9 +152,8 @@ class NameMemory:
             self.forgotten.add(entity_id)
             self.learned.pop(entity_id, None)
         if gone:
-            self.verdicts = {
-                pair: v for pair, v in self.verdicts.items() if pair[0] not in gone and pair[1] not in gone
-            }
+            for pair in [pair for pair in self.verdicts if pair[0] in gone or pair[1] in gone]:
+                del self.verdicts[pair]
 
     def learn(self, names: Iterable[Name]) -> dict[int, set[str]]:
         """Remember these names and their tokens; returns each one's tokens."""
@@ -246,23 +245,31 @@ def load(namespace: str) -> NameMemory | None:
         return None
     order_text, count, base = parts[0]
     order = {g: r for r, g in enumerate(_split(order_text, count), 1)}
-    forgotten, learned = parts[1]
-    verdicts = parts[2]
-    return NameMemory(order, Names.loads(base), set(ints_of(forgotten)), learned, verdicts)
+    forgotten, learned, recent = parts[1]
+    verdicts, gone = parts[2], set(ints_of(forgotten))  # the base's, less those of names forgotten since
+    if gone:
+        for pair in [pair for pair in verdicts if pair[0] in gone or pair[1] in gone]:
+            del verdicts[pair]
+    verdicts.update(recent)
+    return NameMemory(order, Names.loads(base), gone, learned, verdicts)
 
 
 def save(namespace: str, memory: NameMemory) -> None:
+    """Write the memory down, in one transaction (its parts are read together). Between rebuilds
+    only what changed since the base is written: names learned and forgotten, and their verdicts."""
     if len(memory.learned) > REBUILD_SHARE * max(1, len(memory.base.ids)):
         memory.rebuild()
     try:
-        if memory.rebuilt:
-            grams = sorted(memory.order, key=memory.order.get)
-            keep(namespace, "names", _tag(), (SEP.join(grams), len(grams), memory.base.dumps()))
+        with db.atomic():
+            if memory.rebuilt:
+                grams = sorted(memory.order, key=memory.order.get)
+                keep(namespace, "names", _tag(), (SEP.join(grams), len(grams), memory.base.dumps()))
+                keep(namespace, "verdicts", _tag(), memory.verdicts)
+            learned = memory.learned
+            recent = {pair: v for pair, v in memory.verdicts.items() if pair[0] in learned or pair[1] in learned}
+            keep(namespace, "learned", _tag(), (_ids(sorted(memory.forgotten)), learned, recent))
     except ValueError:  # never in names the extractor makes; such a store's passes are full ones
         drop(namespace)
-        return
-    keep(namespace, "learned", _tag(), (_ids(sorted(memory.forgotten)), memory.learned))
-    keep(namespace, "verdicts", _tag(), memory.verdicts)
 
 
 @dataclass

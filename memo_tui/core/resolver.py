@@ -85,67 +85,70 @@ class Ask:
         return evidence.yield_of(self.evidence.likelihood, self.impact)
 
 
-def live_mentions(namespace: str) -> list[tuple[int, int, str]]:
-    """(passage, entity, surface) of every active mention in a live passage: read once per pass, for
-    the mention counts and for the evidence layer."""
+def live_mentions(namespace: str) -> list[tuple[int, int]]:
+    """(passage, entity) of every active mention in a live passage: read once per pass, for the
+    mention counts and for the evidence layer."""
     query = (
-        Mention.select(Mention.passage, Mention.entity, Mention.surface)
+        Mention.select(Mention.passage, Mention.entity)
         .join(Passage)
         .where((Passage.namespace == namespace) & Passage.retired_at.is_null() & Mention.active)
     )
     return rows_of(query)
 
 
-def mention_sets(rows: list[tuple[int, int, str]]) -> tuple[dict[int, set[int]], dict[int, set[int]]]:
+def mention_sets(rows: list[tuple[int, int]]) -> tuple[dict[int, set[int]], dict[int, set[int]]]:
     """From `live_mentions` rows: entity id -> the live passages that mention it, and passage id ->
     the entities it mentions."""
     passages: dict[int, set[int]] = defaultdict(set)
     named: dict[int, set[int]] = defaultdict(set)
-    for pid, eid, _ in rows:
+    for pid, eid in rows:
         passages[eid].add(pid)
         named[pid].add(eid)
     return passages, named
 
 
 def store_facts(
-    namespace: str,
-    wanted: set[int],
-    rows: list[tuple[int, int, str]],
-    passages: dict[int, set[int]],
-    named: dict[int, set[int]],
+    wanted: set[int], passages: dict[int, set[int]], named: dict[int, set[int]], sources: dict[int, str]
 ) -> StoreFacts:
     """The plain facts the evidence layer weighs, for the entities in `wanted` and their passages
-    (`passages`, `named`: `mention_sets` of the rows)."""
+    (`passages`, `named`: `mention_sets` of the live mentions; `sources`: `live_sources`')."""
     passages_of = {eid: sorted(passages[eid]) for eid in wanted if eid in passages}
-    surfaces: dict[int, set[str]] = {}
-    for _, eid, surface in rows:
-        if eid in wanted:
-            surfaces.setdefault(eid, set()).add(surface)
-    source_of = dict(
-        rows_of(
-            Passage.select(Passage.id, Passage.source).where(
-                (Passage.namespace == namespace) & Passage.retired_at.is_null() & Passage.source.is_null(False)
-            )
-        )
-    )  # a passage with no source is left out: the evidence reads it as None
     counts = {eid: len(pids) for eid, pids in passages.items()}
-    return StoreFacts(
-        passages_of, named, source_of, surfaces=surfaces, frequency=counts, live_passages=len(named),
-        passage_sets=passages,
-    )  # fmt: skip
+    return StoreFacts(passages_of, named, sources, frequency=counts, live_passages=len(named), passage_sets=passages)
+
+
+def live_sources(namespace: str) -> tuple[set[int], dict[int, str]]:
+    """The ids of the live passages, and the source of each that has one."""
+    query = Passage.select(Passage.id, Passage.source).where(
+        (Passage.namespace == namespace) & Passage.retired_at.is_null()
+    )
+    rows = rows_of(query)
+    return {pid for pid, _ in rows}, {pid: source for pid, source in rows if source}
 
 
 def joint_texts(facts: StoreFacts, pairs: list[tuple[int, int]]) -> None:
-    """Fill in the texts of passages that name both sides of a pair (defining or contrasting ones)."""
-    wanted = set()
+    """Fill in the texts of passages that name both sides of a pair (defining or contrasting ones),
+    and the spellings the sides of such pairs are written in (all their live mentions')."""
+    wanted, sides = set(), set()
     for a, b in pairs:
-        wanted |= facts.passage_set(a) & facts.passage_set(b)
-    ids = sorted(wanted - set(facts.text_of))
-    for part in slices(ids):
+        joint = facts.passage_set(a) & facts.passage_set(b)
+        if joint:
+            wanted |= joint
+            sides.update((a, b))
+    for part in slices(sorted(wanted - facts.text_of.keys())):
         query = Passage.select(Passage.id, Passage.external_id, Passage.text).where(Passage.id.in_(part))
         for pid, external_id, text in rows_of(query):
             facts.text_of[pid] = text
             facts.external_of[pid] = external_id
+    for part in slices(sorted(sides - facts.surfaces.keys())):
+        query = (
+            Mention.select(Mention.entity, Mention.surface)
+            .join(Passage)
+            .where(Mention.entity.in_(part) & Mention.active & Passage.retired_at.is_null())
+            .distinct()
+        )
+        for entity_id, surface in rows_of(query):
+            facts.surfaces.setdefault(entity_id, set()).add(surface)
 
 
 def _entity_rows(namespace: str) -> list[tuple[int, str, str | None]]:
@@ -225,8 +228,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
             built = book[entity_id] = Name(entity_id, *live[entity_id])
         return built
 
-    rows_of_mentions = live_mentions(namespace)
-    passages, named = mention_sets(rows_of_mentions)
+    passages, named = mention_sets(live_mentions(namespace))
     counts = {eid: len(pids) for eid, pids in passages.items()}
     signatures, passage_signatures = pass_memory.entity_signatures(passages), pass_memory.passage_signatures(named)
     known = pass_memory.Known({}, {}, set(), {}) if full else pass_memory.load_known(namespace)
@@ -296,7 +298,8 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     # what this pass folds may ask about the pairs it did not read anew: their sides' facts too
     for pairs in (*skipped.values(), remade):
         wanted |= {x for pair in _touching(pairs, folding) for x in pair}
-    facts = store_facts(namespace, wanted, rows_of_mentions, passages, named)
+    live_ids, sources = live_sources(namespace)
+    facts = store_facts(wanted, passages, named, sources)
     facts.answers = answers
     joint_texts(
         facts, [(a.id, b.id) for a, b in fold_edges] + [(q.left.id, q.right.id) for q in asks if q.evidence is None]
@@ -364,7 +367,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     _admit(namespace, likely, cap, report, dry_run)
     if progress is not None:  # the name pairs are done; the passages come next
         progress(len(verdicts), len(verdicts))
-    memory = queue_conflicts(namespace, named, counts, passage_signatures, dry_run, full)
+    memory = queue_conflicts(namespace, live_ids, named, counts, passage_signatures, dry_run, full)
     report.memory_unchanged = memory.unchanged
     report.duplicates_queued, report.contradictions_queued = memory.duplicates, memory.contradictions
     report.memory_skipped_settled, report.memory_moot = memory.skipped_settled, memory.moot
