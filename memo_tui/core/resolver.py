@@ -307,6 +307,8 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     names_of = {entity_id: name for entity_id, name, _ in rows}
 
     def weigh(a: Side, b: Side, rule: str) -> Evidence:
+        if not (a.id in facts.surfaces and b.id in facts.surfaces):  # a pair a fold made: read its joint texts
+            joint_texts(facts, [(a.id, b.id)])
         return evidence.weigh(facts, a.id, b.id, facts.surfaces.get(a.id, {a.name}),
                               facts.surfaces.get(b.id, {b.name}), rule, names_of)  # fmt: skip
 
