@@ -301,14 +301,16 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     live_ids, sources = live_sources(namespace)
     facts = store_facts(wanted, passages, named, sources)
     facts.answers = answers
-    joint_texts(
-        facts, [(a.id, b.id) for a, b in fold_edges] + [(q.left.id, q.right.id) for q in asks if q.evidence is None]
-    )
+    read = [(a.id, b.id) for a, b in fold_edges] + [(q.left.id, q.right.id) for q in asks if q.evidence is None]
+    joint_texts(facts, read)
+    read_pairs = {(min(pair), max(pair)) for pair in read}
     names_of = {entity_id: name for entity_id, name, _ in rows}
 
     def weigh(a: Side, b: Side, rule: str) -> Evidence:
-        if not (a.id in facts.surfaces and b.id in facts.surfaces):  # a pair a fold made: read its joint texts
-            joint_texts(facts, [(a.id, b.id)])
+        pair = (a.id, b.id) if a.id < b.id else (b.id, a.id)
+        if pair not in read_pairs:  # a pair a fold made: its joint texts too
+            read_pairs.add(pair)
+            joint_texts(facts, [pair])
         return evidence.weigh(facts, a.id, b.id, facts.surfaces.get(a.id, {a.name}),
                               facts.surfaces.get(b.id, {b.name}), rule, names_of)  # fmt: skip
 
