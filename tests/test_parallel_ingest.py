@@ -39,11 +39,30 @@ def ingest_into(path, records):
         db.initialize(None)
 
 
+def prose(at: int, text: str) -> dict:
+    return {"id": f"prose-{at}", "text": text, "source": "notes"}
+
+
 def test_parallel_extraction_writes_what_serial_extraction_writes(tmp_path, monkeypatch):
-    records = [parse_object(row, "bench") for row in passages(1200, names_in_pool=300)]
-    ingest_into(tmp_path / "serial.db", records)
-    monkeypatch.setattr(ingest, "PARALLEL_MIN", 1)
-    ingest_into(tmp_path / "parallel.db", records)
+    """Prose spellings too: the second process keeps the names known as the chunks go by (a name
+    first seen in a later chunk, in the same chunk as its prose spelling, or in the store already)."""
+    rows = list(passages(1200, names_in_pool=300))
+    rows.insert(10, prose(1, "We moved the ledger to Zephyrine last week."))
+    rows.insert(700, prose(2, "Ops say zephyrine is faster, and the team adopted Quillmark for docs."))
+    rows.insert(702, prose(3, "The quillmark build passed, and zephyrine too."))
+    rows.insert(1150, prose(4, "Nobody misses the old setup since quillmark."))
+    records = [parse_object(row, "bench") for row in rows]
+    later = [parse_object(prose(5, "A late note: zephyrine and quillmark both held up."), "bench")]
+    for name, parallel in (("serial.db", False), ("parallel.db", True)):
+        if parallel:
+            monkeypatch.setattr(ingest, "PARALLEL_MIN", 1)
+        ingest_into(tmp_path / name, records)
+        ingest_into(tmp_path / name, later)  # the names known come from the store this time
     serial, parallel = snapshot(tmp_path / "serial.db"), snapshot(tmp_path / "parallel.db")
     assert len(serial[2]) > 5000
+    found = sorted((external_id, key) for external_id, key, source in serial[2] if source == "prose")
+    assert found == [
+        ("prose-2", "zephyrine"), ("prose-3", "quillmark"), ("prose-3", "zephyrine"), ("prose-4", "quillmark"),
+        ("prose-5", "quillmark"), ("prose-5", "zephyrine"),
+    ]  # fmt: skip
     assert serial == parallel

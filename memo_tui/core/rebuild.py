@@ -12,7 +12,7 @@ import json
 from collections.abc import Callable
 
 from memo_tui.core import pass_memory
-from memo_tui.core.ingest import CHUNK, IngestReport, PassageWriter, extract_chunks
+from memo_tui.core.ingest import CHUNK, IngestReport, PassageWriter, extract_chunks, known_keys
 from memo_tui.core.links import relink_all
 from memo_tui.core.sources import PassageRecord
 from memo_tui.store import Passage, bump_version
@@ -43,7 +43,9 @@ def _rebuild(namespace: str, progress: Callable[[int, int], None] | None) -> Ing
     chunks = [passages[start : start + CHUNK] for start in range(0, len(passages), CHUNK)]
     with writing(namespace), paused_gc():
         done = 0
-        for chunk, extracted in zip(chunks, extract_chunks([[r for _, r in c] for c in chunks]), strict=True):
+        for chunk, extracted in zip(
+            chunks, extract_chunks([[r for _, r in c] for c in chunks], known_keys(namespace)), strict=True
+        ):
             writer.rewrite(chunk, extracted)
             done += len(chunk)
             if progress is not None:
