@@ -40,7 +40,7 @@ from multiprocessing import get_context
 from memo_tui.core.config import section
 from memo_tui.errors import MemoError
 from memo_tui.store import Entity, Mention, Passage, Relation
-from memo_tui.store.statements import as_datetime, rows_of, slices
+from memo_tui.store.statements import as_datetime, paused_gc, rows_of, slices
 
 DUPLICATE_JACCARD = 0.75
 DUPLICATE_MIN_WORDS = 8
@@ -324,10 +324,12 @@ def single_valued() -> tuple[str, ...]:
 
 
 def find_conflicts(namespace: str) -> list[Finding]:
-    """Every duplicate and contradiction among the namespace's live passages, strongest first."""
-    named = _entities_of(namespace)
-    counts = Counter(eid for eids in named.values() for eid in eids)
-    return search_all(namespace, live_passages(namespace), named, counts)[1]
+    """Every duplicate and contradiction among the namespace's live passages, strongest first (the
+    full search a pass makes, as `conflict_search.queue_conflicts` runs it, collector paused too)."""
+    with paused_gc():
+        named = _entities_of(namespace)
+        counts = Counter(eid for eids in named.values() for eid in eids)
+        return search_all(namespace, live_passages(namespace), named, counts)[1]
 
 
 def search_all(

@@ -265,7 +265,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
                 report.skipped_settled += 1
                 continue
             if pair in unfolded_:
-                said = unfolded_said(said)
+                said = _unfolded_said(said)
         if said[0] == "fold" and pair not in pending_:  # a pending question is the reviewer's to answer
             fold_edges.append((name_of(low), name_of(high)))
         elif mark is not None and pair in pending_:
@@ -351,7 +351,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     touched = set(absorbed_into) | {x.id for x in absorbed_into.values()}
     revived = sorted((pair, key) for key, pairs in skipped.items() for pair in _touching(pairs, touched))
     for (low, high), key in revived:
-        said = unfolded_said(found.verdicts[low, high]) if (low, high) in unfolded_ else found.verdicts[low, high]
+        said = _unfolded_said(found.verdicts[low, high]) if (low, high) in unfolded_ else found.verdicts[low, high]
         asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), key[1], hopeless[key]))
     left_unread = sum(map(len, skipped.values())) - len(revived)
     report.unlikely += left_unread
@@ -381,7 +381,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     return report
 
 
-def unfolded_said(said: tuple) -> tuple:
+def _unfolded_said(said: tuple) -> tuple:
     """A fold verdict on a pair whose fold a reviewer reverted is an ask."""
     return ("ask", said[1], said[2], f"{said[3]}; a fold of these was reverted") if said[0] == "fold" else said
 
