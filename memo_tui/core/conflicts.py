@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from difflib import SequenceMatcher
 from functools import cached_property
-from itertools import chain
+from itertools import chain, islice
 from multiprocessing import get_context
 
 from memo_tui.core.config import section
@@ -88,14 +88,13 @@ def _shingles(tokens: list[str]) -> set[int]:
     """The word 3-grams, each as a number that is the same in every process (a word's number is
     its two checksums; a 3-gram's the hash of three numbers, which Python does not salt): a search
     keeps 3-grams for the next one."""
-    ids = []
     known = _WORD_IDS
-    for word in tokens:
-        found = known.get(word)
-        if found is None:
-            data = word.encode()
-            found = known[word] = zlib.crc32(data) | zlib.adler32(data) << 32
-        ids.append(found)
+    ids = list(map(known.get, tokens))  # most words are known after the first passages
+    if None in ids:
+        for at, word in enumerate(tokens):
+            if ids[at] is None:
+                data = word.encode()
+                ids[at] = known[word] = zlib.crc32(data) | zlib.adler32(data) << 32
     return set(map(hash, zip(ids, ids[1:], ids[2:], strict=False)))
 
 
@@ -106,8 +105,13 @@ def passage_sets(text: str, duplicate: bool = True, near: bool = True) -> tuple[
     plain = words(text) if duplicate else []
     return (
         _shingles(plain) if len(plain) >= DUPLICATE_MIN_WORDS else set(),
-        _shingles(masked_words(text)) if near and len(WORD.findall(text)) >= NEAR_MIN_WORDS else set(),
+        _shingles(masked_words(text)) if near and _has_words(text, NEAR_MIN_WORDS) else set(),
     )
+
+
+def _has_words(text: str, count: int) -> bool:
+    """At least `count` words (reads no further than the last of them)."""
+    return next(islice(WORD.finditer(text), count - 1, None), None) is not None
 
 
 def jaccard(a: set, b: set) -> float:
