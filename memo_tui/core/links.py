@@ -9,10 +9,9 @@ every write scan thousands of rows, so it does not count towards a link.
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from itertools import chain
 
 from memo_tui.store import Passage, PassageLink
 from memo_tui.store.locks import writing
@@ -72,13 +71,20 @@ class Linker:
     def _overlaps(self, passage_id: int, named: dict[int, float]) -> dict[int, list]:
         """Passages sharing at least MIN_SHARED entities with this one: [shared, strength]."""
         lists = [(weight, self._holders[e]) for e, weight in named.items() if len(self._holders[e]) <= HUB]
-        counts = Counter(chain.from_iterable(holders for _, holders in lists))
-        counts.pop(passage_id, None)
-        return {
-            other: [shared, sum((w + holders[other]) / 2 for w, holders in lists if other in holders)]
-            for other, shared in counts.items()
-            if shared >= MIN_SHARED
-        }
+        # the passages in two lists or more (few, beside those in one), each pair of lists met through
+        # the shorter: the longest (a name in hundreds of passages) is never walked
+        views = sorted((holders.keys() for _, holders in lists), key=len)
+        again: set[int] = set()
+        for at, shorter in enumerate(views):
+            for longer in views[at + 1 :]:
+                again |= shorter & longer
+        again.discard(passage_id)
+        out = {}
+        for other in again:
+            shared = sum(other in holders for _, holders in lists)
+            if shared >= MIN_SHARED:
+                out[other] = [shared, sum((w + holders[other]) / 2 for w, holders in lists if other in holders)]
+        return out
 
     def _write(self, overlaps: dict[int, dict[int, list]]) -> None:
         candidates = sorted({other for tally in overlaps.values() for other in tally})
