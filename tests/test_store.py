@@ -138,3 +138,28 @@ def test_a_version_3_store_keeps_the_oldest_of_duplicate_pending_questions(tmp_p
     ]
     with pytest.raises(pw.IntegrityError), db.atomic():
         pending("default", 5, 6)
+
+
+def test_inserted_ids_are_the_rows_and_an_id_is_never_given_twice(store):
+    """`Inserter.ids` hands out ids itself on SQLite, as AUTOINCREMENT would: the ids are the rows'
+    in order, and the id of a deleted newest row is not given again."""
+    from memo_tui.store import Passage, utcnow
+    from memo_tui.store.locks import writing
+    from memo_tui.store.statements import Inserter
+
+    fields = ("namespace", "external_id", "text", "source", "created_at", "ingested_at", "revision_of", "declared")
+    inserter, now = Inserter(Passage, fields), utcnow()
+
+    def rows(names):
+        return [("ns", name, f"text of {name}", None, now, now, None, None) for name in names]
+
+    with writing("ns"):
+        first = inserter.ids(rows(["a", "b", "c"]))
+    assert dict(Passage.select(Passage.id, Passage.external_id).tuples()) == dict(zip(first, "abc", strict=True))
+    Passage.delete().where(Passage.id == first[-1]).execute()
+    with writing("ns"):
+        second = inserter.ids(rows(["d", "e"]))
+    assert min(second) > max(first) and second == sorted(second)
+    assert dict(Passage.select(Passage.id, Passage.external_id).where(Passage.id.in_(second)).tuples()) == dict(
+        zip(second, "de", strict=True)
+    )

@@ -55,7 +55,14 @@ class Inserter:
         columns = ", ".join(quote(meta.fields[name].column_name) for name in fields)
         params = ", ".join([db.param] * len(fields))
         self._sql = f"INSERT INTO {quote(meta.table_name)} ({columns}) VALUES ({params})"
-        self._returning = f"{self._sql} RETURNING {quote(meta.primary_key.column_name)}"
+        key, table = quote(meta.primary_key.column_name), quote(meta.table_name)
+        self._returning = f"{self._sql} RETURNING {key}"
+        self._keyed = f"INSERT INTO {table} ({key}, {columns}) VALUES ({db.param}, {params})"
+        # the id SQLite's AUTOINCREMENT gives next: past every id in the table and every id it ever gave
+        self._next_id = (
+            f"SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = '{meta.table_name}'), 0),"
+            f" coalesce((SELECT max({key}) FROM {table}), 0)) + 1"
+        )
 
     def one(self, values: Sequence) -> int:
         """Insert one row and return its id."""
@@ -64,14 +71,17 @@ class Inserter:
         return cursor.fetchall()[0][0]  # drain: a RETURNING statement completes on its last step
 
     def ids(self, rows: Sequence[Sequence]) -> list[int]:
-        """Insert rows and return their ids, in order. PostgreSQL: one pipelined executemany (a round
-        trip per row cost 10x the SQLite ingest); SQLite: row by row (in-process, and the order of
-        a multi-row RETURNING is not defined there)."""
+        """Insert rows and return their ids, in order; the caller holds the store's write lock (a
+        `writing` transaction). PostgreSQL: one pipelined executemany (a round trip per row cost 10x
+        the SQLite ingest); SQLite: the ids AUTOINCREMENT would give, written in one executemany (the
+        order of a multi-row RETURNING is not defined there, and a statement a row cost twice as much)."""
         if not rows:
             return []
-        if not isinstance(db.obj, pw.PostgresqlDatabase):
-            return [self.one(row) for row in rows]
         cursor = db.cursor()
+        if not isinstance(db.obj, pw.PostgresqlDatabase):
+            first = cursor.execute(self._next_id).fetchone()[0]
+            cursor.executemany(self._keyed, [(first + at, *self._convert(row)) for at, row in enumerate(rows)])
+            return list(range(first, first + len(rows)))
         cursor.executemany(self._returning, [self._convert(row) for row in rows], returning=True)
         found = [cursor.fetchone()[0]]
         while cursor.nextset():
