@@ -353,7 +353,6 @@ class Judged:
     """The verdicts a pass works from: every pair of live names that is not a plain no."""
 
     verdicts: dict[Pair, tuple[str, float, str, str]]  # (low id, high id) -> a fold or ask `Verdict`'s fields
-    built: dict[int, Name]  # the names built while blocking (the rest are built when needed)
     judged: int  # pairs the rules looked at in this pass
     rejected: int  # of those, plain noes
     changed: int  # names new or renamed since the last pass (every name on a full pass)
@@ -399,4 +398,4 @@ def judged(namespace: str, rows: list[tuple[int, str, str | None]], full: bool, 
     if not dry_run and (changed or forgot):
         save(namespace, memory)
     rejected = sum(v.kind == "no" for v in said.values())
-    return Judged(memory.verdicts, names, len(said), rejected, changed, incremental, set(fresh))
+    return Judged(memory.verdicts, len(said), rejected, changed, incremental, set(fresh))

@@ -219,7 +219,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     rows = _entity_rows(namespace)
     found = pass_memory.judged(namespace, rows, full, dry_run)
     live = {entity_id: (name, kind) for entity_id, name, kind in rows}
-    book = found.built
+    book: dict[int, Name] = {}  # the names blocking built are let go: their trigrams were a third of a pass's peak
 
     def name_of(entity_id: int) -> Name:
         """The entity's `Name` for the rules, built when first needed (most remembered pairs never are)."""
