@@ -282,10 +282,10 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
             local = known.weighed.get(pair) if low in unmoved and high in unmoved else None
             if local is not None and local[0] in (said[2], evidence.pattern_of(said[2], True)):
                 # no neighbour shared, none changed: the evidence is what it was but for the prior
-                found_ = remade_from.get(local)
-                if found_ is None:
-                    found_ = remade_from[local] = evidence.remade(local, answers)
-                asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), impact, found_))
+                again = remade_from.get(local)
+                if again is None:
+                    again = remade_from[local] = evidence.remade(local, answers)
+                asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), impact, again))
                 remade.add(pair)
             else:
                 asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), impact))
