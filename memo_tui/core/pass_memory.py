@@ -151,9 +151,7 @@ class NameMemory:
         for entity_id in gone:
             self.forgotten.add(entity_id)
             self.learned.pop(entity_id, None)
-        if gone:
-            for pair in [pair for pair in self.verdicts if pair[0] in gone or pair[1] in gone]:
-                del self.verdicts[pair]
+        _drop_verdicts(self.verdicts, gone)
 
     def learn(self, names: Iterable[Name]) -> dict[int, set[str]]:
         """Remember these names and their tokens; returns each one's tokens."""
@@ -183,7 +181,7 @@ class NameMemory:
                     found_by[kind][entity_id].add(holder)
             else:
                 out.add(holder)
-        edits, close = (found_by[kind] for kind in SPELLING_TOKENS)
+        edits, close = found_by["E"], found_by["G"]  # edit segments, prefix trigrams
         merged: dict[int, tuple[str, frozenset[str] | None]] = {}  # the candidates' merge keys (and trigrams)
         for entity_id in edits.keys() | close.keys():
             n = names[entity_id]
@@ -218,6 +216,13 @@ class NameMemory:
         self.forgotten, self.learned, self.rebuilt = set(), {}, True
 
 
+def _drop_verdicts(verdicts: dict[Pair, tuple], gone: set[int]) -> None:
+    """Drop, in place, the verdicts about any of these entities."""
+    if gone:
+        for pair in [pair for pair in verdicts if pair[0] in gone or pair[1] in gone]:
+            del verdicts[pair]
+
+
 def kept(namespace: str, part: str, tag: str):
     """The value a pass kept under this part of the memory, or None (nothing kept, or another tag)."""
     row = PassMemory.get_or_none(PassMemory.key == f"{part}:{namespace}")
@@ -247,9 +252,7 @@ def load(namespace: str) -> NameMemory | None:
     order = {g: r for r, g in enumerate(_split(order_text, count), 1)}
     forgotten, learned, recent = parts[1]
     verdicts, gone = parts[2], set(ints_of(forgotten))  # the base's, less those of names forgotten since
-    if gone:
-        for pair in [pair for pair in verdicts if pair[0] in gone or pair[1] in gone]:
-            del verdicts[pair]
+    _drop_verdicts(verdicts, gone)
     verdicts.update(recent)
     return NameMemory(order, Names.loads(base), gone, learned, verdicts)
 
