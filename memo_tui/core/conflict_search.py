@@ -43,7 +43,8 @@ from memo_tui.core.conflicts import (
     passage_sets,
 )
 from memo_tui.core.evidence import conflict_likelihood, yield_of
-from memo_tui.core.pass_memory import ints_of, keep, kept, signature_of
+from memo_tui.core.name_memory import ints_of
+from memo_tui.core.pass_memory import keep, kept, signature_of
 from memo_tui.store import Meta, Passage, Question, Relation, db, graph_version, utcnow
 from memo_tui.store.locks import writing
 from memo_tui.store.statements import as_datetime, rows_of, slices

@@ -20,6 +20,7 @@ from memo_tui.core import decisions, evidence, pass_memory, queue
 from memo_tui.core.conflict_search import queue_conflicts
 from memo_tui.core.evidence import Evidence, StoreFacts
 from memo_tui.core.folds import canonical_rank, follow_aliases
+from memo_tui.core.pass_memory import PairList
 from memo_tui.core.rules import Name, Verdict, judge_pair
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Entity, Fold, KeepApart, Mention, Passage, Question, utcnow
@@ -27,6 +28,7 @@ from memo_tui.store.locks import for_update, pass_lock, writing
 from memo_tui.store.statements import paused_gc, rows_of, slices
 
 DEFAULT_CAP = 50
+FOLD_RULE = "same-merge-key"  # what the evidence on a fold verdict is weighed as
 SETTLED_KINDS = ("reject", "keep_both")
 AUTO = "auto"
 
@@ -217,7 +219,21 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     home = Homes(namespace)
     report.moot = _settle_moot_questions(namespace, home, dry_run)
     rows = _entity_rows(namespace)
-    found = pass_memory.judged(namespace, rows, full, dry_run)
+    with pass_memory.Judging(namespace, rows, full) as judging:  # beside the reads below
+        passages, named = mention_sets(live_mentions(namespace))
+        counts = {eid: len(pids) for eid, pids in passages.items()}
+        signatures = pass_memory.entity_signatures(passages)
+        passage_signatures = pass_memory.passage_signatures(named)
+        known = pass_memory.Known({}, {}, set(), {}) if full else pass_memory.load_known(namespace)
+        standing = known.standing(signatures)  # their passages are what they were
+        unmoved = known.settled(standing, passage_signatures, named)  # and so are their neighbours
+        answers = answer_counts(namespace)
+        settled = settled_pairs(namespace, home)
+        pending = _pending_pairs(namespace, home)
+        unfolded = reverted_pairs(namespace, home)  # a reviewer undid their fold: ask, never fold again unasked
+        live_ids, sources = live_sources(namespace)
+        found = judging.result()
+    unmoved -= found.fresh
     live = {entity_id: (name, kind) for entity_id, name, kind in rows}
     book: dict[int, Name] = {}  # the names blocking built are let go: their trigrams were a third of a pass's peak
 
@@ -228,22 +244,12 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
             built = book[entity_id] = Name(entity_id, *live[entity_id])
         return built
 
-    passages, named = mention_sets(live_mentions(namespace))
-    counts = {eid: len(pids) for eid, pids in passages.items()}
-    signatures, passage_signatures = pass_memory.entity_signatures(passages), pass_memory.passage_signatures(named)
-    known = pass_memory.Known({}, {}, set(), {}) if full else pass_memory.load_known(namespace)
-    standing = known.standing(signatures)  # their passages are what they were
-    unmoved = known.settled(standing, passage_signatures, named) - found.fresh  # and so are their neighbours
-    answers = answer_counts(namespace)
     hopeless: dict[tuple[str, int], Evidence | None] = {}  # (rule, impact) -> its prior, when no fact can help
     remade: set[tuple[int, int]] = set()  # asks whose evidence was remade from the last pass's
     remade_from: dict[tuple, Evidence] = {}  # what an evidence was made of -> the evidence (many share it)
     report.entities = len(rows)
     report.pairs_judged, report.rejected_by_rule = found.judged, found.rejected
     report.names_changed, report.incremental = found.changed, found.incremental
-    settled = settled_pairs(namespace, home)
-    pending = _pending_pairs(namespace, home)
-    unfolded = reverted_pairs(namespace, home)  # a reviewer undid their fold: ask, never fold again unasked
     fold_edges: list[tuple[Name, Name]] = []
     asks: list[Ask] = []
     settled_, pending_, unfolded_ = (
@@ -253,7 +259,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     marked |= dict.fromkeys(settled_, "settled")  # one look-up a pair: most are none of these
     # hopeless asks whose facts were not read, by (rule, impact): first those the last pass left
     # unread that still are (their pairs are not visited), then those found below
-    skipped = _still_skipped(known, standing - found.fresh, marked, found.verdicts, answers, hopeless)
+    skipped = _still_skipped(known, standing - found.fresh, marked, answers, hopeless)
     unread = {pair for pairs in skipped.values() for pair in pairs}
     verdicts = sorted(found.verdicts.keys() - unread if unread else found.verdicts)
     for done, pair in enumerate(verdicts, 1):
@@ -277,7 +283,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
                 prior = _hopeless(said[2], impact, answers, hopeless)
             if prior is not None and low in standing and high in standing and pair in known.apart:
                 # no fact can lift it, and no passage names both: unread
-                skipped.setdefault((said[2], impact), []).append(pair)
+                skipped.setdefault((said[2], impact), PairList()).append(pair)
                 continue
             local = known.weighed.get(pair) if low in unmoved and high in unmoved else None
             if local is not None and local[0] in (said[2], evidence.pattern_of(said[2], True)):
@@ -296,12 +302,21 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     folding = {x.id for pair in fold_edges for x in pair}
     wanted = folding | {x.id for q in asks if (q.left.id, q.right.id) not in remade for x in (q.left, q.right)}
     # what this pass folds may ask about the pairs it did not read anew: their sides' facts too
-    for pairs in (*skipped.values(), remade):
-        wanted |= {x for pair in _touching(pairs, folding) for x in pair}
-    live_ids, sources = live_sources(namespace)
+    for pairs in skipped.values():
+        for at in pairs.touching(folding):
+            wanted.update((pairs.lows[at], pairs.highs[at]))
+    wanted |= {x for pair in _touching(remade, folding) for x in pair}
     facts = store_facts(wanted, passages, named, sources)
     facts.answers = answers
-    read = [(a.id, b.id) for a, b in fold_edges] + [(q.left.id, q.right.id) for q in asks if q.evidence is None]
+
+    def kept_fold(pair: tuple[int, int]) -> tuple | None:
+        """What the evidence on a fold verdict was made of, when it shared no neighbour and none changed
+        (it is then what it was but for the prior, and not certain)."""
+        local = known.weighed.get(pair) if pair[0] in unmoved and pair[1] in unmoved else None
+        return local if local is not None and local[0] in (FOLD_RULE, evidence.pattern_of(FOLD_RULE, True)) else None
+
+    read = [(a.id, b.id) for a, b in fold_edges if kept_fold((a.id, b.id)) is None]
+    read += [(q.left.id, q.right.id) for q in asks if q.evidence is None]
     joint_texts(facts, read)
     read_pairs = {(min(pair), max(pair)) for pair in read}
     names_of = {entity_id: name for entity_id, name, _ in rows}
@@ -319,20 +334,21 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     def certain(a: Side, b: Side) -> Evidence | None:
         """None when a fold verdict is certain; else the evidence for asking instead. A pair a reviewer
         is being asked about, or whose fold a reviewer reverted, is never folded unasked."""
-        if (a.id, b.id) not in doubts:
-            found = weigh(a, b, "same-merge-key")
-            pair = frozenset((a.id, b.id))
-            doubts[a.id, b.id] = (
-                None if evidence.is_certain(found) and pair not in pending and pair not in unfolded else found
-            )
-        return doubts[a.id, b.id]
+        pair = (a.id, b.id) if a.id < b.id else (b.id, a.id)  # the evidence is the same either way
+        if pair not in doubts:
+            local = kept_fold(pair)
+            found = weigh(a, b, FOLD_RULE) if local is None else evidence.remade(local, answers)
+            sides = frozenset(pair)
+            asked = sides in pending or sides in unfolded
+            doubts[pair] = None if evidence.is_certain(found) and not asked else found
+        return doubts[pair]
 
     _stop_if(cancelled)
     main = len(asks)  # the asks about remembered verdicts; folding adds more
     absorbed_into = _apply_folds(namespace, fold_edges, counts, settled, asks, report, dry_run, certain, cancelled)
     asks = [_weighed(q, weigh, facts, hopeless) for q in asks]
     apart, weighed = set(), {}
-    unread_next = {key: list(pairs) for key, pairs in skipped.items()}
+    unread_next = {key: PairList(pairs.lows, pairs.highs) for key, pairs in skipped.items()}
     for q in asks[:main]:
         pair = (q.left.id, q.right.id)
         if pair in remade:  # its passages are what they were: so is whether they meet
@@ -344,12 +360,15 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
             if hopeless[key] is None:
                 apart.add(pair)
             else:  # hopeless, and no passage names both: the next pass need not read it
-                unread_next.setdefault(key, []).append(pair)
+                unread_next.setdefault(key, PairList()).append(pair)
         if q.evidence.local is not None:
             weighed[pair] = q.evidence.local
+    weighed.update((pair, q.local) for pair, q in doubts.items() if q is not None and q.local is not None)
     # a skipped ask about an entity folded in this pass, or grown by one, is asked about anew below
     touched = set(absorbed_into) | {x.id for x in absorbed_into.values()}
-    revived = sorted((pair, key) for key, pairs in skipped.items() for pair in _touching(pairs, touched))
+    revived = sorted(
+        ((pairs.lows[at], pairs.highs[at]), key) for key, pairs in skipped.items() for at in pairs.touching(touched)
+    )
     for (low, high), key in revived:
         said = _unfolded_said(found.verdicts[low, high]) if (low, high) in unfolded_ else found.verdicts[low, high]
         asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), key[1], hopeless[key]))
@@ -362,8 +381,8 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     likely = [q for q in asks if q.evidence.likelihood >= evidence.MIN_LIKELIHOOD and q.priority >= evidence.MIN_YIELD]
     report.unlikely += len(asks) - len(likely)
     if not dry_run:
-        pass_memory.save_known(
-            namespace, pass_memory.Known(signatures, passage_signatures, apart, weighed, unread_next)
+        pass_memory.save(
+            namespace, found, pass_memory.Known(signatures, passage_signatures, apart, weighed, unread_next)
         )
         # before admission, so that it counts the pending questions as the answers now weigh them
         _reweigh_pending(namespace, facts.answers)
@@ -386,20 +405,20 @@ def _unfolded_said(said: tuple) -> tuple:
     return ("ask", said[1], said[2], f"{said[3]}; a fold of these was reverted") if said[0] == "fold" else said
 
 
-def _still_skipped(known, steady: set[int], marked: dict, verdicts: dict, answers, hopeless) -> dict:
+def _still_skipped(known, steady: set[int], marked: dict, answers, hopeless) -> dict[tuple[str, int], PairList]:
     """The asks the last pass left unread (`Known.skipped`) that this one leaves unread too, by (rule,
     impact): both sides' passages stand (so does the impact, and that they share none), neither was
-    renamed, no reviewer marked the pair, the verdict is the same ask and the rule still hopeless."""
+    renamed (so the verdict is the same ask: the names' memory was kept with this one), no reviewer
+    marked the pair, and the rule is still hopeless."""
+    marked_ids = {x for pair in marked for x in pair}
     out = {}
     for (rule, impact), pairs in known.skipped.items():
         if _hopeless(rule, impact, answers, hopeless) is None:
             continue
-        kept = [
-            pair
-            for pair in pairs
-            if pair[0] in steady and pair[1] in steady and pair not in marked
-            and (said := verdicts.get(pair, _NO_VERDICT))[0] == "ask" and said[2] == rule
-        ]  # fmt: skip
+        moved = pairs.ids() - steady
+        gone = pairs.touching(moved)
+        gone += [at for at in pairs.touching(marked_ids - moved) if (pairs.lows[at], pairs.highs[at]) in marked]
+        kept = pairs.without(sorted(set(gone)))
         if kept:
             out[rule, impact] = kept
     return out
@@ -457,7 +476,6 @@ def answer_counts(namespace: str) -> dict[str, tuple[int, int]]:
 
 ANSWERED = "; reviewers here merged "
 _UNKNOWN = object()
-_NO_VERDICT = ("", 0.0, "", "")
 
 
 def _reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]]) -> None:

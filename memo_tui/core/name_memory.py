@@ -1,0 +1,300 @@
+"""The names' half of what a resolution pass keeps (incremental resolution), as plain data: pure,
+it reads no store (`pass_memory` keeps it there), so that a second process can do this work.
+
+Blocking and the name rules are pure functions of the names and their types: a pair of names both
+seen by the last pass, unchanged, gets the verdict it got then. So the memory holds every name the
+last pass saw, the blocking tokens of each (`blocking.name_tokens`) and the verdicts of the pairs
+that were not a plain no. A pass finds the partners of the new names through the tokens, runs the
+blocking families on those few names, and judges only the pairs that touch a new name; the evidence,
+folds and admission that follow run over every remembered pair, as on a full pass.
+
+Its parts are marshalled values of a few long strings and arrays (quick to read and write whole):
+the names with their tokens as of the last rebuild (the base), the names learned and forgotten since
+(folded into the base when they grow large), and the verdicts.
+"""
+
+from __future__ import annotations
+
+import marshal
+from array import array
+from bisect import bisect_right
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+from functools import cached_property
+from itertools import compress
+
+from memo_tui.core import blocking, keys
+from memo_tui.core.blocking import SPELLING_TOKENS, gram_order, name_probes, name_tokens
+from memo_tui.core.rules import Name, judge_pair, spelling_key
+
+REBUILD_SHARE = 0.1  # the names learned since the base are folded into it when they are this share of it
+SEP = "\x00"  # joins the strings of a part; a name holding it is never remembered (its pass is a full one)
+Pair = tuple[int, int]
+Row = tuple[int, str, str | None, str, list[str]]  # a name remembered: id, name, type, merge key, tokens
+
+
+def int_bytes(values: Iterable[int]) -> bytes:
+    return array("q", values).tobytes()
+
+
+def ints_of(data: bytes) -> array:
+    """The 64-bit integers an array's bytes hold (as `array("q").tobytes()` wrote them)."""
+    out = array("q")
+    out.frombytes(data)
+    return out
+
+
+def _split(text: str, count: int) -> list[str]:
+    """The `count` strings joined into `text` (an empty text is one empty string, or none)."""
+    return text.split(SEP) if count else []
+
+
+@dataclass
+class Names:
+    """Names with their merge keys and blocking tokens, in entity id order, as one part of the memory
+    keeps them: the tokens of entity k are tokens[ends[k - 1]:ends[k]]. Found by scanning (no inverted
+    index to build or keep: a pass asks about the few tokens of its new names)."""
+
+    ids: array
+    names: list[str]
+    types: list[str | None]
+    merges: list[str]
+    tokens: list[str]
+    ends: array
+
+    @classmethod
+    def of(cls, rows: list[Row]) -> Names:
+        ends, count = array("q"), 0
+        for *_, tokens in rows:
+            count += len(tokens)
+            ends.append(count)
+        return cls(
+            array("q", (r[0] for r in rows)),
+            [r[1] for r in rows],
+            [r[2] for r in rows],
+            [r[3] for r in rows],
+            [t for r in rows for t in r[4]],
+            ends,
+        )
+
+    def rows(self) -> list[Row]:
+        starts = [0, *self.ends[:-1]]
+        return [
+            (i, n, t, m, self.tokens[a:b])
+            for i, n, t, m, a, b in zip(self.ids, self.names, self.types, self.merges, starts, self.ends, strict=True)
+        ]
+
+    def holders(self, wanted: set[str]) -> list[tuple[int, str]]:
+        """(entity id, token) for every token in `wanted` that a name here has."""
+        hits = compress(range(len(self.tokens)), map(wanted.__contains__, self.tokens))
+        return [(self.ids[bisect_right(self.ends, at)], self.tokens[at]) for at in hits]
+
+    def dumps(self) -> tuple:
+        if any(SEP in text for text in self.names):
+            raise ValueError("a name holds the separator")
+        types = SEP.join(t or "" for t in self.types)
+        return (
+            self.ids.tobytes(),
+            SEP.join(self.names),
+            types,
+            SEP.join(self.merges),
+            SEP.join(self.tokens),
+            self.ends.tobytes(),
+            len(self.tokens),
+        )
+
+    @classmethod
+    def loads(cls, value: tuple) -> Names:
+        ids, names, types, merges, tokens, ends, count = value
+        ids = ints_of(ids)
+        size = len(ids)
+        kinds = [t or None for t in _split(types, size)]
+        return cls(ids, _split(names, size), kinds, _split(merges, size), _split(tokens, count), ints_of(ends))
+
+
+@dataclass
+class NameMemory:
+    """What the last pass saw: the names of the base (written whole by a full pass, or when the names
+    learned since grow large) less those forgotten since, plus those learned since."""
+
+    order: dict[str, int]  # the trigram order every G token is cut by
+    base: Names
+    forgotten: set[int]  # base entities gone or renamed since
+    learned: dict[int, tuple[str, str | None, str, list[str]]]  # entity id -> name, type, merge key, tokens
+    verdicts: dict[Pair, tuple[str, float, str, str]]  # (low id, high id) -> a fold or ask `Verdict`'s fields
+
+    @cached_property
+    def seen(self) -> dict[int, tuple[str, str | None]]:
+        out = {i: (n, t) for i, n, t in zip(self.base.ids, self.base.names, self.base.types, strict=True)}
+        for entity_id in self.forgotten:
+            out.pop(entity_id, None)
+        out.update((i, (n, t)) for i, (n, t, _, _) in self.learned.items())
+        return out
+
+    @cached_property
+    def merges(self) -> dict[int, str]:
+        """The merge key of every name remembered (but those forgotten since)."""
+        out = dict(zip(self.base.ids, self.base.merges, strict=True))
+        for entity_id in self.forgotten:
+            out.pop(entity_id, None)
+        out.update((i, m) for i, (_, _, m, _) in self.learned.items())
+        return out
+
+    def forget(self, entity_ids: Iterable[int]) -> None:
+        """Drop what was remembered of these entities: their names, tokens and verdicts."""
+        gone = {entity_id for entity_id in entity_ids if self.seen.pop(entity_id, None) is not None}
+        for entity_id in gone:
+            self.forgotten.add(entity_id)
+            self.learned.pop(entity_id, None)
+        drop_verdicts(self.verdicts, gone)
+
+    def learn(self, names: Iterable[Name]) -> dict[int, set[str]]:
+        """Remember these names and their tokens; returns each one's tokens."""
+        out = {}
+        for n in names:
+            self.seen[n.id] = (n.name, n.type)
+            out[n.id] = found = name_tokens(n, self.order)
+            self.learned[n.id] = (n.name, n.type, n.merge, sorted(found))
+            self.merges[n.id] = n.merge
+        return out
+
+    def partners(self, names: dict[int, Name], tokens: dict[int, set[str]], live: dict[int, tuple]) -> set[int]:
+        """Entity ids that some blocking family could pair with one of `names` (`live`: id -> (name,
+        type)). A partner found only by a spelling token is kept when the two keys are close (their
+        lists are long: a common segment or trigram)."""
+        asked: dict[str, list[int]] = defaultdict(list)  # probe -> the names asking
+        for entity_id, n in names.items():
+            for probe in name_probes(n, tokens[entity_id]):
+                asked[probe].append(entity_id)
+        held = [(i, t) for i, t in self.base.holders(set(asked)) if i not in self.forgotten]
+        held += [(i, t) for i, (*_, found) in self.learned.items() for t in found if t in asked]
+        out: set[int] = set()
+        found_by = {kind: defaultdict(set) for kind in SPELLING_TOKENS}  # kind -> name asking -> holders
+        for holder, token in held:
+            kind = token[token.index("|") + 1]
+            if kind in SPELLING_TOKENS:
+                for entity_id in asked[token]:
+                    found_by[kind][entity_id].add(holder)
+            else:
+                out.add(holder)
+        edits, close = found_by["E"], found_by["G"]  # edit segments, prefix trigrams
+        merges, grams = self.merges, {}  # the candidates' merge keys (held since they were learned), trigrams
+        for entity_id in edits.keys() | close.keys():
+            n = names[entity_id]
+            by_edit, by_gram = edits.get(entity_id, set()), close.get(entity_id, set())
+            for other in (by_edit | by_gram) - out:
+                if other not in live:
+                    continue
+                key = merges[other]
+                if len(key) < 5:
+                    continue
+                # a pair either family finds shares a token of that family's kind: one test each
+                if other in by_edit and blocking.within_edits(n.merge, key):
+                    near = True
+                elif other in by_gram:
+                    theirs = grams.get(other)
+                    if theirs is None:
+                        theirs = grams[other] = keys.trigrams(key)
+                    near = blocking.grams_close(n.grams, theirs)
+                else:
+                    near = False
+                if near and spelling_key(live[other][0]) is not None:
+                    out.add(other)
+        return out
+
+    def rebuild(self) -> None:
+        """Fold the names learned since into the base."""
+        rows = [r for r in self.base.rows() if r[0] not in self.forgotten and r[0] not in self.learned]
+        rows += [(i, *learned) for i, learned in self.learned.items()]
+        self.base = Names.of(sorted(rows))
+        self.forgotten, self.learned = set(), {}
+
+
+def drop_verdicts(verdicts: dict[Pair, tuple], gone: set[int]) -> None:
+    """Drop, in place, the verdicts about any of these entities."""
+    if gone:
+        for pair in [pair for pair in verdicts if pair[0] in gone or pair[1] in gone]:
+            del verdicts[pair]
+
+
+def _base_of(rows: list[tuple[int, str, str | None]]) -> tuple[dict[str, int], Names]:
+    """The gram order of these names and each one's tokens: a full pass's base."""
+    built = [Name(*row) for row in rows]
+    order = gram_order(built)
+    return order, Names.of([(n.id, n.name, n.type, n.merge, sorted(name_tokens(n, order))) for n in built])
+
+
+def _base_part(memory: NameMemory) -> tuple[tuple | None, bool]:
+    """The names part of the memory, and whether it can be kept (no name holds the separator)."""
+    grams = sorted(memory.order, key=memory.order.get)
+    try:
+        return (SEP.join(grams), len(grams), memory.base.dumps()), True
+    except ValueError:
+        return None, False
+
+
+@dataclass
+class Changes:
+    """What blocking and judging found (`Judging`): the verdicts of the pairs judged, and the memory's
+    parts as they now are, but for the verdicts (the caller keeps those)."""
+
+    said: dict[Pair, tuple[str, float, str, str]]  # the pairs judged that are not a plain no
+    judged: int
+    rejected: int
+    fresh: list[int]  # names the last pass did not see as they are now
+    stale: list[int]  # remembered names gone or renamed since: their verdicts no longer hold
+    forgotten: list[int]  # the base's names gone or renamed since it was written
+    learned: dict[int, tuple[str, str | None, str, list[str]]]  # names learned since: `NameMemory.learned`
+    base: tuple | None = None  # the names part, when it was written anew (None: it stands)
+    keepable: bool = True  # False: a name holds the separator (never one the extractor makes): keep nothing
+
+
+def _verdicts_of(pairs: set[Pair], names: dict[int, Name]) -> tuple[dict[Pair, tuple], int]:
+    """The fields of the verdicts on these pairs that are not a plain no, and how many were."""
+    said = {pair: judge_pair(names[pair[0]], names[pair[1]]) for pair in pairs}
+    kept_ = {pair: (v.kind, v.score, v.rule, v.reason) for pair, v in said.items() if v.kind != "no"}
+    return kept_, len(said) - len(kept_)
+
+
+def judge_all(rows: list[tuple[int, str, str | None]]) -> Changes:
+    """Every name blocked and judged, and a base of them all (a full pass)."""
+    with blocking.EditPairs([name for _, name, _ in rows]) as edits:
+        remembered = edits.then(_base_of, rows)  # the tokens of every name, beside this process's work
+        ordered = [Name(*row) for row in rows]
+        positions = blocking.other_pairs(ordered) | edits.result()
+        order, base = remembered()
+    names = {n.id: n for n in ordered}
+    said, rejected = _verdicts_of({(ordered[i].id, ordered[j].id) for i, j in positions}, names)
+    changes = Changes(said, len(positions), rejected, list(names), [], [], {})
+    changes.base, changes.keepable = _base_part(NameMemory(order, base, set(), {}, {}))
+    return changes
+
+
+def judge_changes(names_part: bytes, learned_part: bytes, rows: list[tuple[int, str, str | None]]) -> Changes:
+    """The pairs that touch a name the memory did not see as it is now, judged; and the memory's
+    names brought up to date (rebuilt when those learned since grew large). Reads no store."""
+    order_text, count, base = marshal.loads(names_part)
+    order = {g: r for r, g in enumerate(_split(order_text, count), 1)}
+    forgotten, learned, _ = marshal.loads(learned_part)
+    memory = NameMemory(order, Names.loads(base), set(ints_of(forgotten)), learned, {})
+    live = {entity_id: (name, kind) for entity_id, name, kind in rows}
+    fresh = {entity_id: Name(entity_id, *now) for entity_id, now in live.items() if memory.seen.get(entity_id) != now}
+    stale = [entity_id for entity_id in memory.seen if entity_id not in live or entity_id in fresh]
+    memory.forget(stale)
+    tokens = memory.learn(fresh.values())
+    near = sorted((memory.partners(fresh, tokens, live) & live.keys()) | fresh.keys())
+    names = {entity_id: fresh.get(entity_id) or Name(entity_id, *live[entity_id]) for entity_id in near}
+    ordered = [names[entity_id] for entity_id in near]
+    pairs = {
+        (ordered[i].id, ordered[j].id)
+        for i, j in blocking.candidate_pairs(ordered)
+        if ordered[i].id in fresh or ordered[j].id in fresh
+    }
+    said, rejected = _verdicts_of(pairs, names)
+    changes = Changes(said, len(pairs), rejected, sorted(fresh), stale, sorted(memory.forgotten), memory.learned)
+    if len(memory.learned) > REBUILD_SHARE * max(1, len(memory.base.ids)):
+        memory.rebuild()
+        changes.forgotten, changes.learned = [], {}
+        changes.base, changes.keepable = _base_part(memory)
+    return changes
