@@ -41,6 +41,9 @@ def _passages(rng: random.Random, pool: list[str], start: int, count: int) -> li
         out.append(PassageRecord(f"s{start}-{k}", text, f"ops{rng.randrange(3)}", entities=[{"name": subject}]))
     if rng.random() < 0.3 and start:
         out.append(PassageRecord(f"r{start}", f'Revert "Notes on {", ".join(named)}."', "ops0"))
+    # one that says it contradicts a passage ingested before, in the same ingest, or still to come
+    target = f"p{rng.choice([rng.randrange(60), start + rng.randrange(count), start + 1000 + rng.randrange(10)])}"
+    out.append(PassageRecord(f"c{start}", f"Those notes on {named[0]} are wrong.", "ops1", contradicts=[target]))
     name = rng.choice([n for n in pool if " " in n])
     rare = [{"name": f"Pair {start} {side}"} for side in "ab"]
     for spelling in (name, name.replace(" ", "-")):
@@ -153,6 +156,7 @@ def test_an_incremental_pass_leaves_the_store_as_a_full_pass_does(two_stores, se
     assert sum(r.folded for r in full_reports) > 0 and sum(r.queued for r in full_reports) > 10
     assert sum(r.duplicates_queued for r in full_reports) >= 2
     assert sum(r.contradictions_queued for r in full_reports) >= 2
+    assert sum(question[5] == "declared" for question in expected[-1][1]) >= 2  # (id, kind, left, right, status, rule
     for step, (got, want) in enumerate(zip(states, expected, strict=True)):
         assert got == want, f"after pass {step}"
 

@@ -7,8 +7,9 @@ look-alike pair it found. The next search compares only the passages that are ne
 other entities since (folds re-point mentions): their prefixes are looked up among the remembered
 ones, which is exact for the same reason the full search is (two sets at Jaccard >= t share one of
 their first |s| - ceil(t |s|) + 1 3-grams in any one fixed order); pairs of unchanged passages keep
-what was found of them. Declared, reverted and single-valued conflicts are read again each time
-(they come from few passages: declared ones, `Revert` ones found by their title, relations).
+what was found of them. Declared, reverted and single-valued conflicts are read again each time,
+from the few passages they come from: those that declare one or revert another (the memory keeps
+which: a passage's text never changes), the ones they name, and those with single-valued relations.
 """
 
 from __future__ import annotations
@@ -142,6 +143,7 @@ class SearchMemory:
     forgotten: set[int]  # base passages gone, or searched again, since
     searched: dict[int, Entry]  # passages searched since the base
     found: list[Finding]  # every look-alike pair found among the remembered passages
+    flagged: set[int]  # remembered passages that declare a contradiction or revert another (`_flagged`)
     rebuilt: bool = False
 
     def known(self) -> dict[int, int]:
@@ -152,6 +154,7 @@ class SearchMemory:
 
     def forget(self, passage_ids: set[int]) -> None:
         self.forgotten |= passage_ids
+        self.flagged -= passage_ids
         for pid in passage_ids:
             self.searched.pop(pid, None)
         self.found = [f for f in self.found if f.left not in passage_ids and f.right not in passage_ids]
@@ -199,9 +202,11 @@ def load(namespace: str) -> SearchMemory | None:
     if base is None or since is None:
         return None
     orders, stored = base
-    forgotten, searched, found = since
+    forgotten, searched, found, flagged = since
     entries = {pid: Entry(e, t, (list(d), list(n))) for pid, (e, t, d, n) in searched.items()}
-    return SearchMemory(tuple(orders), Base.loads(stored), set(ints_of(forgotten)), entries, _findings_loads(found))
+    return SearchMemory(
+        tuple(orders), Base.loads(stored), set(ints_of(forgotten)), entries, _findings_loads(found), set(flagged)
+    )
 
 
 def save(namespace: str, memory: SearchMemory) -> None:
@@ -212,7 +217,8 @@ def save(namespace: str, memory: SearchMemory) -> None:
     with db.atomic():  # the parts are read together
         if memory.rebuilt:
             keep(namespace, "search", _tag(), (list(memory.orders), memory.base.dumps()))
-        keep(namespace, "searched", _tag(), (forgotten, searched, _findings_dumps(memory.found)))
+        since = (forgotten, searched, _findings_dumps(memory.found), sorted(memory.flagged))
+        keep(namespace, "searched", _tag(), since)
 
 
 # --- the passages ----------------------------------------------------------------------------------
@@ -246,7 +252,14 @@ def remember_full(passages: list[Live], signatures: dict[int, int], found: list[
         p.id: Entry(signatures.get(p.id, _NAMES_NOTHING), title_hash(title_of(p.text)), (dup, near))
         for p, dup, near in zip(passages, dup_prefixes, near_prefixes, strict=True)
     }
-    return SearchMemory((dup_order, near_order), Base.of(entries), set(), {}, list(found), rebuilt=True)
+    flagged = {p.id for p in passages if _flagged(p)}
+    return SearchMemory((dup_order, near_order), Base.of(entries), set(), {}, list(found), flagged, rebuilt=True)
+
+
+def _flagged(passage: Live) -> bool:
+    """Whether a passage declares a contradiction or reverts another: a declared or revert conflict
+    always has one such side."""
+    return "contradicts" in passage.declared or REVERT.match(title_of(passage.text)) is not None
 
 
 def search_since(
@@ -293,7 +306,8 @@ def search_since(
             if finding is not None:
                 found.append(finding)
     memory.found += found
-    special = _special(namespace, memory, fresh, live)
+    memory.flagged.update(pid for pid, passage in fresh.items() if _flagged(passage))
+    special = _special(namespace, memory, live)
     named_in = {x for f in memory.found + special for x in (f.left, f.right)}
     by_id.update(_passages(named_in - by_id.keys()))
     return assemble(memory.found, special, by_id, named, counts, len(live))
@@ -306,24 +320,21 @@ def _score(a: set[int], b: set[int], threshold: float) -> float | None:
     return found if found >= threshold - 1e-12 else None
 
 
-def _special(namespace: str, memory: SearchMemory, fresh: dict[int, Live], live: set[int]) -> list[Finding]:
-    """Declared, reverted and single-valued conflicts, read from the few passages they come from."""
-    declared = Passage.select(Passage.id).where(
-        (Passage.namespace == namespace) & Passage.retired_at.is_null() & Passage.declared.contains("contradicts")
-    )
-    said = _passages(pid for (pid,) in declared.tuples())
-    targets = {str(t) for p in said.values() for t in p.declared.get("contradicts", [])}
+def _special(namespace: str, memory: SearchMemory, live: set[int]) -> list[Finding]:
+    """Declared, reverted and single-valued conflicts, read from the few passages they come from: the
+    flagged ones (`_flagged`), the passages they name (by external id, or by title), relations."""
+    flagged = _passages(memory.flagged & live)
+    said = {pid: p for pid, p in flagged.items() if "contradicts" in p.declared}
+    targets = {str(t) for p in said.values() for t in p.declared["contradicts"]}
     for part in slices(sorted(targets)):
         query = Passage.select(Passage.id).where(
             (Passage.namespace == namespace) & Passage.retired_at.is_null() & Passage.external_id.in_(part)
         )
         said.update(_passages(pid for (pid,) in query.tuples()))
-    reverting = Passage.select(Passage.id).where(
-        (Passage.namespace == namespace) & Passage.retired_at.is_null() & Passage.text.contains("Revert")
-    )
-    reverts = _passages(pid for (pid,) in reverting.tuples())
-    titles = {title_hash(m.group(1).strip()) for p in reverts.values() if (m := REVERT.match(title_of(p.text)))}
-    reverts.update(_passages(set(memory.titled(titles)) - reverts.keys()))
+    undoing = {pid: REVERT.match(title_of(p.text)) for pid, p in flagged.items()}
+    reverts = {pid: flagged[pid] for pid, match in undoing.items() if match}
+    titles = {title_hash(match.group(1).strip()) for match in undoing.values() if match}
+    reverts.update(_passages(set(memory.titled(titles)) - reverts.keys()))  # what they undo
     stated = (
         Relation.select(Relation.passage)
         .join(Passage, on=(Relation.passage == Passage.id))
