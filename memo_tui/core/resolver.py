@@ -232,6 +232,8 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
         pending = _pending_pairs(namespace, home)
         unfolded = reverted_pairs(namespace, home)  # a reviewer undid their fold: ask, never fold again unasked
         live_ids, sources = live_sources(namespace)
+        # the passages, while the names are judged (nothing below reads or writes what it does)
+        memory = queue_conflicts(namespace, live_ids, named, counts, passage_signatures, dry_run, full)
         found = judging.result()
     unmoved -= found.fresh
     live = {entity_id: (name, kind) for entity_id, name, kind in rows}
@@ -388,9 +390,8 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
         _reweigh_pending(namespace, facts.answers)
     _stop_if(cancelled)
     _admit(namespace, likely, cap, report, dry_run)
-    if progress is not None:  # the name pairs are done; the passages come next
+    if progress is not None:
         progress(len(verdicts), len(verdicts))
-    memory = queue_conflicts(namespace, live_ids, named, counts, passage_signatures, dry_run, full)
     report.memory_unchanged = memory.unchanged
     report.duplicates_queued, report.contradictions_queued = memory.duplicates, memory.contradictions
     report.memory_skipped_settled, report.memory_moot = memory.skipped_settled, memory.moot
