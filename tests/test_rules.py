@@ -1,5 +1,9 @@
 """judge_pair, rule by rule, on named pairs from real naming."""
 
+import gzip
+import json
+from pathlib import Path
+
 import pytest
 
 from memo_tui.core.rules import Name, entropy, judge_pair
@@ -215,3 +219,20 @@ def test_trigram_rule_catches_a_transposition_in_a_long_name():
 def test_entropy():
     assert entropy("aaaa") == 0.0
     assert entropy("abab") == 1.0
+
+
+def test_a_fold_verdict_is_the_same_either_way_round():
+    """The pass reuses a fold verdict kept for (low id, high id) when it asks about (high, low)."""
+    rows = gzip.open(Path(__file__).parent / "data/real/summaries.jsonl.gz", "rt", encoding="utf-8")
+    words = sorted({w.strip(".,;:()") for line in rows for w in json.loads(line)["text"].split()[:12]})
+    words = [w for w in words if len(w) > 2][:3000]
+    spellings = [f(w) for w in words for f in (str.lower, str.upper, str.title, lambda w: w[:2] + "-" + w[2:])]
+    names = [Name(i, spelling) for i, spelling in enumerate(spellings)]
+    folds = 0
+    for k in range(0, len(names) - 1):
+        for other in names[k + 1 : k + 4]:
+            one, two = judge_pair(names[k], other), judge_pair(other, names[k])
+            if one.kind == "fold" or two.kind == "fold":
+                folds += 1
+                assert one == two, (names[k].name, other.name)
+    assert folds > 500

@@ -333,6 +333,11 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
 
     doubts: dict[tuple[int, int], Evidence | None] = {}
 
+    def judge(a: Name, b: Name, settled: bool = False) -> Verdict:
+        """The rules' verdict on two names; a fold verdict kept for the pair stands either way round."""
+        said = None if settled else found.verdicts.get((a.id, b.id) if a.id < b.id else (b.id, a.id))
+        return Verdict(*said) if said is not None and said[0] == "fold" else judge_pair(a, b, settled=settled)
+
     def certain(a: Side, b: Side) -> Evidence | None:
         """None when a fold verdict is certain; else the evidence for asking instead. A pair a reviewer
         is being asked about, or whose fold a reviewer reverted, is never folded unasked."""
@@ -347,7 +352,9 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
 
     _stop_if(cancelled)
     main = len(asks)  # the asks about remembered verdicts; folding adds more
-    absorbed_into = _apply_folds(namespace, fold_edges, counts, settled, asks, report, dry_run, certain, cancelled)
+    absorbed_into = _apply_folds(
+        namespace, fold_edges, counts, settled, asks, report, dry_run, certain, judge, cancelled
+    )
     asks = [_weighed(q, weigh, facts, hopeless) for q in asks]
     apart, weighed = set(), {}
     unread_next = {key: PairList(pairs.lows, pairs.highs) for key, pairs in skipped.items()}
@@ -497,7 +504,9 @@ def _reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]]) -> Non
             Question.update(likelihood=new, priority=priority, reason=said).where(Question.id == qid).execute()
 
 
-def _apply_folds(namespace, edges, counts, settled, asks, report, dry_run, certain, cancelled) -> dict[int, Side]:
+def _apply_folds(
+    namespace, edges, counts, settled, asks, report, dry_run, certain, judge, cancelled
+) -> dict[int, Side]:
     """Fold each connected group of fold verdicts into its best-ranked member; members that do not
     fold with that canonical directly (say, declared types differ) become questions instead.
 
@@ -525,7 +534,7 @@ def _apply_folds(namespace, edges, counts, settled, asks, report, dry_run, certa
         _stop_if(cancelled)
         if all(certain(a, b) is not None and certain(b, a) is not None for a, b in combinations(members, 2)):
             # nothing here folds unasked: its questions, without a write (nor a lock to wait for)
-            _fold_group(namespace, members, {}, counts, settled, asks, absorbed_into, report, True, certain)
+            _fold_group(namespace, members, {}, counts, settled, asks, absorbed_into, report, True, certain, judge)
             continue
         with writing(namespace):
             members_now = Entity.select().where(Entity.id.in_([m.id for m in members])).order_by(Entity.id)
@@ -533,12 +542,14 @@ def _apply_folds(namespace, edges, counts, settled, asks, report, dry_run, certa
             still = [m for m in members if m.id in rows and rows[m.id].name == m.name]
             report.changed_meanwhile += len(members) - len(still)
             if len(still) > 1:
-                _fold_group(namespace, still, rows, counts, settled, asks, absorbed_into, report, dry_run, certain)
+                _fold_group(
+                    namespace, still, rows, counts, settled, asks, absorbed_into, report, dry_run, certain, judge
+                )
     return absorbed_into
 
 
 def _fold_group(
-    namespace, members, rows, counts, settled, asks, absorbed_into, report, dry_run, certain, merged=None
+    namespace, members, rows, counts, settled, asks, absorbed_into, report, dry_run, certain, judge, merged=None
 ) -> None:
     """Fold members into the best-ranked one where the pair itself folds; those that do not (an
     all-capitals spelling, a type clash) are asked about, and folded among themselves in turn, so
@@ -548,11 +559,11 @@ def _fold_group(
     def verdict(a: Name, b: Name) -> Verdict:
         # a reviewer's keep-apart on anything already folded into either side covers the pair
         ids_a, ids_b = merged.get(a.id, {a.id}), merged.get(b.id, {b.id})
-        said = judge_pair(a, b, settled=any(frozenset((x, y)) in settled for x in ids_a for y in ids_b))
+        said = judge(a, b, settled=any(frozenset((x, y)) in settled for x in ids_a for y in ids_b))
         # and one made while the pass ran, read inside this group's transaction (only for a fold: the
         # one verdict a keep-apart changes here)
         if said.kind == "fold" and not dry_run and decisions.kept_apart(namespace, a.id, b.id, SETTLED_KINDS):
-            return judge_pair(a, b, settled=True)
+            return judge(a, b, settled=True)
         return said
 
     canonical, *rest = sorted(members, key=lambda n: _rank(n, counts))
@@ -595,7 +606,9 @@ def _fold_group(
             leftover = [o for o in leftover if o not in joining]
             grew = bool(joining)
         if len(group) > 1:
-            _fold_group(namespace, group, rows, counts, settled, asks, absorbed_into, report, dry_run, certain, merged)
+            _fold_group(
+                namespace, group, rows, counts, settled, asks, absorbed_into, report, dry_run, certain, judge, merged
+            )
 
 
 def _follow_folds(asks, absorbed_into, counts, settled, pending, weigh, name_of, checked=0) -> list[Ask]:
