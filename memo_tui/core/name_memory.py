@@ -122,7 +122,6 @@ class NameMemory:
     base: Names
     forgotten: set[int]  # base entities gone or renamed since
     learned: dict[int, tuple[str, str | None, str, list[str]]]  # entity id -> name, type, merge key, tokens
-    verdicts: dict[Pair, tuple[str, float, str, str]]  # (low id, high id) -> a fold or ask `Verdict`'s fields
 
     @cached_property
     def seen(self) -> dict[int, tuple[str, str | None]]:
@@ -142,12 +141,12 @@ class NameMemory:
         return out
 
     def forget(self, entity_ids: Iterable[int]) -> None:
-        """Drop what was remembered of these entities: their names, tokens and verdicts."""
+        """Drop what was remembered of these entities' names and tokens (their verdicts are the caller's:
+        `drop_verdicts`)."""
         gone = {entity_id for entity_id in entity_ids if self.seen.pop(entity_id, None) is not None}
         for entity_id in gone:
             self.forgotten.add(entity_id)
             self.learned.pop(entity_id, None)
-        drop_verdicts(self.verdicts, gone)
 
     def learn(self, names: Iterable[Name]) -> dict[int, set[str]]:
         """Remember these names and their tokens; returns each one's tokens."""
@@ -267,7 +266,7 @@ def judge_all(rows: list[tuple[int, str, str | None]]) -> Changes:
     names = {n.id: n for n in ordered}
     said, rejected = _verdicts_of({(ordered[i].id, ordered[j].id) for i, j in positions}, names)
     changes = Changes(said, len(positions), rejected, list(names), [], [], {})
-    changes.base, changes.keepable = _base_part(NameMemory(order, base, set(), {}, {}))
+    changes.base, changes.keepable = _base_part(NameMemory(order, base, set(), {}))
     return changes
 
 
@@ -277,7 +276,7 @@ def judge_changes(names_part: bytes, learned_part: bytes, rows: list[tuple[int, 
     order_text, count, base = marshal.loads(names_part)
     order = {g: r for r, g in enumerate(_split(order_text, count), 1)}
     forgotten, learned, _ = marshal.loads(learned_part)
-    memory = NameMemory(order, Names.loads(base), set(ints_of(forgotten)), learned, {})
+    memory = NameMemory(order, Names.loads(base), set(ints_of(forgotten)), learned)
     live = {entity_id: (name, kind) for entity_id, name, kind in rows}
     fresh = {entity_id: Name(entity_id, *now) for entity_id, now in live.items() if memory.seen.get(entity_id) != now}
     stale = [entity_id for entity_id in memory.seen if entity_id not in live or entity_id in fresh]

@@ -247,7 +247,8 @@ class Judging:
             changes = judge_all(self._rows)
             return Judged(changes.said, changes.judged, changes.rejected, len(changes.fresh), False,
                           set(changes.fresh), changes)  # fmt: skip
-        _, learned_part, verdicts_part = self._parts
+        names_part, learned_part, verdicts_part = self._parts
+        self._parts = None  # tens of MB on a large store: let go once read
         verdicts = marshal.loads(verdicts_part)  # the base's, less those of names forgotten since
         forgotten, _, recent = marshal.loads(learned_part)
         drop_verdicts(verdicts, set(ints_of(forgotten)))
@@ -255,7 +256,7 @@ class Judging:
         if self._future is not None:
             changes = self._future.result()
         else:
-            changes = judge_changes(self._parts[0], learned_part, self._rows)
+            changes = judge_changes(names_part, learned_part, self._rows)
         drop_verdicts(verdicts, set(changes.stale))
         verdicts.update(changes.said)
         fresh = set(changes.fresh)

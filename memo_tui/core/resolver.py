@@ -532,7 +532,7 @@ def _apply_folds(
     absorbed_into: dict[int, Side] = {}
     for members in groups.values():
         _stop_if(cancelled)
-        if all(certain(a, b) is not None and certain(b, a) is not None for a, b in combinations(members, 2)):
+        if all(certain(a, b) is not None for a, b in combinations(members, 2)):  # the same either way round
             # nothing here folds unasked: its questions, without a write (nor a lock to wait for)
             _fold_group(namespace, members, {}, counts, settled, asks, absorbed_into, report, True, certain, judge)
             continue
