@@ -76,12 +76,17 @@ def _state() -> tuple:
     return sorted(entities), questions, folds
 
 
-def _step(rng: random.Random, pool: list[str], step: int) -> None:
-    """One thing a store lives through between passes: new passages, and sometimes a reviewer."""
+def _step(rng: random.Random, pool: list[str], step: int, busy: bool) -> None:
+    """One thing a store lives through between passes: new passages, and sometimes a reviewer (`busy`:
+    one who also answers a name question every time, so that the next pass admits what it deferred)."""
     ingest_records(NS, _passages(rng, pool, 1000 * step, rng.randrange(10, 40)))
     pending = [
         q for (q,) in Question.select(Question.id).where(Question.status == "pending").order_by(Question.id).tuples()
     ]
+    names = Question.select(Question.id).where((Question.status == "pending") & (Question.kind == "entity_pair"))
+    for (q,) in names.order_by(Question.id).limit(2 if busy else 0).tuples():
+        decisions.answer(NS, q, rng.choice(["merge", "reject", "keep_both"]), "ana", "cli")
+        pending.remove(q)
     action = rng.randrange(5)
     if action == 0 and pending:
         decisions.answer(NS, rng.choice(pending), rng.choice(["merge", "reject", "keep_both"]), "ana", "cli")
@@ -111,7 +116,7 @@ def _step(rng: random.Random, pool: list[str], step: int) -> None:
             pass
 
 
-def _run(location: str, seed: int, full: bool) -> tuple[list, list]:
+def _run(location: str, seed: int, full: bool, cap: int) -> tuple[list, list]:
     database = open_store(location)
     rng = random.Random(seed)
     pool = entity_names(160, seed=seed)
@@ -119,10 +124,10 @@ def _run(location: str, seed: int, full: bool) -> tuple[list, list]:
     try:
         ingest_records(NS, _passages(rng, pool, 0, 60))
         for step in range(1, 6):
-            reports.append(resolve(NS, cap=40, full=full))
+            reports.append(resolve(NS, cap=cap, full=full))
             states.append(_state())
-            _step(rng, pool, step)
-        reports.append(resolve(NS, cap=40, full=full))
+            _step(rng, pool, step, busy=cap < 10)
+        reports.append(resolve(NS, cap=cap, full=full))
         states.append(_state())
     finally:
         database.close()
@@ -141,24 +146,32 @@ def two_stores(backend, tmp_path):
         drop_pg_database(url)
 
 
-@pytest.mark.parametrize("seed, apart", [(3, False), (8, False), (5, True)])
-def test_an_incremental_pass_leaves_the_store_as_a_full_pass_does(two_stores, seed, apart, monkeypatch):
-    """`apart`: the names are judged in a second process, as on a large store."""
+@pytest.mark.parametrize("seed, apart, cap", [(3, False, 40), (8, False, 40), (5, True, 40), (6, False, 3)])
+def test_an_incremental_pass_leaves_the_store_as_a_full_pass_does(two_stores, seed, apart, cap, monkeypatch):
+    """`apart`: the names are judged in a second process, as on a large store. A small `cap` defers
+    most questions, and a reviewer answers some every time: each pass admits what an earlier one
+    deferred (most of it remembered, not weighed again)."""
     if apart:
         monkeypatch.setattr(pass_memory, "PARALLEL_MIN", 1)
     incremental, full = two_stores
-    states, reports = _run(incremental, seed, full=False)
-    expected, full_reports = _run(full, seed, full=True)
+    states, reports = _run(incremental, seed, full=False, cap=cap)
+    expected, full_reports = _run(full, seed, full=True, cap=cap)
     assert [r.incremental for r in reports] == [False] + [True] * (len(reports) - 1)
     assert all(r.not_reweighed for r in reports[1:]) and not any(r.not_reweighed for r in full_reports)
     assert not any(r.incremental for r in full_reports)
     assert sum(r.pairs_judged for r in reports[1:]) < sum(r.pairs_judged for r in full_reports[1:]) / 2
-    assert sum(r.folded for r in full_reports) > 0 and sum(r.queued for r in full_reports) > 10
+    assert sum(r.folded for r in full_reports) > 0 and sum(r.queued for r in full_reports) > min(10, 3 * cap)
     assert sum(r.duplicates_queued for r in full_reports) >= 2
     assert sum(r.contradictions_queued for r in full_reports) >= 2
     assert sum(question[5] == "declared" for question in expected[-1][1]) >= 2  # (id, kind, left, right, status, rule
     for step, (got, want) in enumerate(zip(states, expected, strict=True)):
         assert got == want, f"after pass {step}"
+    counted = ("folded", "queued", "deferred", "unlikely", "not_certain", "already_queued", "skipped_settled")
+
+    def tally(passes):
+        return [[getattr(r, n) for n in counted] for r in passes]
+
+    assert tally(reports) == tally(full_reports)  # every ask counted once, as the full pass counts it
 
 
 def test_a_memory_written_by_other_code_is_not_read(store):
@@ -192,3 +205,99 @@ def test_a_rebuild_makes_the_next_pass_a_full_one(store):
     assert resolve(NS).incremental
     rebuild(NS)  # new mentions, maybe other spellings: nothing kept about them holds
     assert not resolve(NS).incremental and resolve(NS).incremental
+
+
+def _asked(names: set[str]) -> bool:
+    rows = Question.select(Question.left_name, Question.right_name).where(Question.kind == "entity_pair").tuples()
+    return any({left, right} == names for left, right in rows)
+
+
+def test_a_hopeless_ask_left_unread_is_read_again_once_a_side_grows_or_a_passage_names_both(two_stores):
+    """Two spellings a few edits apart, each named once, are too unlikely to ask about, and nothing
+    names both: the pass leaves them unread, and the next one does too while that holds. Once both are
+    named three times beside a rare name they share, or a passage spells one by the other, they are
+    worth asking: the incremental pass asks, as the full one does."""
+
+    def record(key: str, text: str, *names: str) -> PassageRecord:
+        return PassageRecord(key, text, "notes", entities=[{"name": n} for n in names])
+
+    first = [
+        record("a1", "Halvorsen signed the Fjordline lease.", "Halvorsen", "Fjordline"),
+        record("a2", "Halvorson paid the Fjordline deposit.", "Halvorson", "Fjordline"),
+        record("b1", "Marisol Vantongeren wrote the brief.", "Marisol Vantongeren", "Lisbon"),
+        record("b2", "Marisol Vantongerin filed it.", "Marisol Vantongerin", "Porto"),
+    ]
+    grown = [record(f"g{k}{side}", f"{name} met the Fjordline crew.", name, "Fjordline")
+             for k in range(2) for side, name in (("s", "Halvorsen"), ("o", "Halvorson"))]  # fmt: skip
+    both = [record("d1", "Marisol Vantongeren (Marisol Vantongerin) signed.", "Marisol Vantongeren",
+                   "Marisol Vantongerin")]  # fmt: skip
+    states, reports = [], []
+    for location, full in zip(two_stores, (False, True), strict=True):
+        database = open_store(location)
+        try:
+            ingest_records(NS, first)
+            passes = [resolve(NS, full=full)]
+            assert not _asked({"Halvorsen", "Halvorson"}) and not _asked({"Marisol Vantongeren", "Marisol Vantongerin"})
+            passes.append(resolve(NS, full=full))
+            ingest_records(NS, grown + both)
+            passes.append(resolve(NS, full=full))
+            assert _asked({"Halvorsen", "Halvorson"}) and _asked({"Marisol Vantongeren", "Marisol Vantongerin"})
+            states.append(_state())
+            reports.append(passes)
+        finally:
+            database.close()
+            db.initialize(None)
+    assert reports[0][1].not_reweighed >= 2 and reports[0][2].incremental  # unread while it held
+    assert states[0] == states[1]
+
+
+def test_a_remembered_ask_about_a_name_that_folds_in_this_pass_is_asked_as_a_full_pass_asks_it(two_stores):
+    """A plural pair whose sides share no neighbour is deferred (no room in the queue), and its evidence
+    kept. Then a new spelling of one side folds into it unasked (the two keep the same rare company),
+    and the queue has room: the pass asks about the remembered pair as the full pass does, with what
+    the fold changed (its sides, their mentions)."""
+
+    def record(key: str, *names: str) -> PassageRecord:
+        return PassageRecord(key, f"Notes on {', '.join(names)}.", "notes", entities=[{"name": n} for n in names])
+
+    states = []
+    for location, full in zip(two_stores, (False, True), strict=True):
+        database = open_store(location)
+        try:
+            ingest_records(NS, [record("x", "Tidewater Relay", "Ostrava Depot", "Quillfeather"),
+                                record("z", "Tidewater Relays", "Brno Yard")])  # fmt: skip
+            assert resolve(NS, cap=0, full=full).deferred == 1
+            ingest_records(NS, [record("y", "Tidewater-Relay", "Ostrava Depot", "Quillfeather")])
+            report = resolve(NS, cap=5, full=full)
+            assert report.folded == 1 and report.queued == 1
+            assert full or report.not_reweighed == 1  # the plural pair: remembered, not weighed again
+            states.append(_state())
+        finally:
+            database.close()
+            db.initialize(None)
+    assert states[0] == states[1]
+
+
+def test_a_remembered_ask_inside_a_fold_group_is_asked_once(two_stores):
+    """Two spellings that fold with a third but keep no rare company with it are asked about, not
+    folded; the pair of the two (an ask of its own, remembered from the last pass) is asked about
+    once, as a full pass asks it, when the group asks about it too."""
+    names = ["Tidewater Relay", "Tidewater Relay", "Tidewater-Relay", "TidewaterRelay"]
+    records = [
+        PassageRecord(f"t{k}", f"{name} and {town}.", "notes", entities=[{"name": name}, {"name": town}])
+        for k, (name, town) in enumerate(zip(names, ["Ostrava", "Brno", "Porto", "Lisbon"], strict=True))
+    ]
+    states, reports = [], []
+    for location, full in zip(two_stores, (False, True), strict=True):
+        database = open_store(location)
+        try:
+            ingest_records(NS, records)
+            assert resolve(NS, cap=0, full=full).deferred == 2  # the group asks about the pair too: once
+            reports.append(resolve(NS, cap=10, full=full))
+            states.append(_state())
+        finally:
+            database.close()
+            db.initialize(None)
+    assert reports[0].incremental and reports[0].not_reweighed >= 1
+    assert (reports[0].queued, reports[0].deferred) == (reports[1].queued, reports[1].deferred)
+    assert states[0] == states[1]

@@ -30,6 +30,9 @@ from memo_tui.core.name_memory import Changes, Pair, drop_verdicts, int_bytes, i
 from memo_tui.store import PassMemory, db
 
 FORMAT = 2
+# an ask's key in the evidence memory: (rule, impact, what its evidence was made of, or None for a
+# hopeless ask left unread, whether a passage named both sides)
+Kept = tuple[str, int, tuple | None, bool]
 
 
 def _tag() -> str:
@@ -82,6 +85,13 @@ class PairList:
     def __iter__(self) -> Iterator[Pair]:
         return zip(self.lows, self.highs, strict=True)
 
+    @classmethod
+    def of(cls, pairs: Iterable[Pair]) -> PairList:
+        out = cls()
+        for pair in pairs:
+            out.append(pair)
+        return out
+
     def append(self, pair: Pair) -> None:
         self.lows.append(pair[0])
         self.highs.append(pair[1])
@@ -117,21 +127,25 @@ class PairList:
 @dataclass
 class Known:
     """The evidence layer's memory of the last pass: each entity's passages and each passage's
-    entities as signatures (a count and a hash of the ids); the remembered pairs whose sides shared
-    no passage then; and, for pairs whose sides shared no neighbour, what their evidence was made of.
+    entities as signatures (a count and a hash of the ids); and the asks it visited, by what their
+    evidence was made of.
 
     While an entity's passages stand, a pair of two such shares no passage still, so a hopeless rule
     stays hopeless without its facts being read. While moreover no passage of either side names
     other entities than it did, the two neighbourhoods are what they were and still share nothing:
     the evidence is what it was but for the prior, which the store's answers move (no rarity enters
-    it, so no count elsewhere in the store can change it)."""
+    it, so no count elsewhere in the store can change it). Such asks are kept by that key (`kept`),
+    and a pass reads only those whose key no longer holds."""
 
     entities: dict[int, tuple[int, int]]  # entity id -> (live passages naming it, the hash of their ids)
     passages: dict[int, int]  # passage id -> the hash of the entities it names
-    apart: set[Pair]  # of the pairs asked about
-    weighed: dict[Pair, tuple]  # (pattern, log-odds, shared sources, rare variant, no neighbours, defined, contrasted)
-    # the hopeless asks left unread, by (rule, impact): their sides shared no passage either
-    skipped: dict[tuple[str, int], PairList] = field(default_factory=dict)
+    apart: set[Pair]  # of the asks weighed anew each pass (they share a neighbour), those whose sides shared no passage
+    weighed: dict[Pair, tuple]  # of the pairs in fold groups, what their evidence was made of (as in `Kept`)
+    # (rule, impact, what the evidence was made of or None for a hopeless ask left unread, whether a
+    # passage named both sides) -> the asks with that key
+    kept: dict[Kept, PairList] = field(default_factory=dict)
+    # the other pairs with a verdict that the last pass visited; None: it kept none of this (visit them all)
+    rest: PairList | None = None
 
     def standing(self, now: dict[int, tuple[int, int]]) -> set[int]:
         """The entities whose passages are what they were."""
@@ -145,6 +159,16 @@ class Known:
             if self.passages.get(pid) != signature:
                 moved |= named[pid]
         return standing - moved
+
+
+def joined(*parts: dict[Kept, PairList]) -> dict[Kept, PairList]:
+    """The kept asks of every part, by key."""
+    out: dict[Kept, PairList] = {}
+    for part in parts:
+        for key, pairs in part.items():
+            have = out.get(key)
+            out[key] = pairs if have is None else PairList(have.lows + pairs.lows, have.highs + pairs.highs)
+    return out
 
 
 def entity_signatures(passages: dict[int, set[int]]) -> dict[int, tuple[int, int]]:
@@ -176,8 +200,10 @@ def load_known(namespace: str) -> Known:
     value = kept(namespace, "evidence", _evidence_tag())
     if value is None:
         return Known({}, {}, set(), {})
-    entities, passages, apart, weighed, skipped = value
-    return Known(entities, passages, set(apart), weighed, {key: PairList.loads(v) for key, v in skipped.items()})
+    entities, passages, apart, weighed, kept_, rest = value
+    return Known(
+        entities, passages, set(apart), weighed, {key: PairList.loads(v) for key, v in kept_}, PairList.loads(rest)
+    )
 
 
 def save(namespace: str, found: Judged, known: Known) -> None:
@@ -191,8 +217,9 @@ def save(namespace: str, found: Judged, known: Known) -> None:
         if changes.fresh or changes.stale:  # names folded away since: worth writing down too
             _save_names(namespace, found.verdicts, changes)
         # the pairs as a list: marshal sorts a set's items, which takes longer than all the rest
-        skipped = {key: pairs.dumps() for key, pairs in known.skipped.items()}
-        value = (known.entities, known.passages, list(known.apart), known.weighed, skipped)
+        kept_ = [(key, pairs.dumps()) for key, pairs in known.kept.items() if pairs]
+        rest = (known.rest or PairList()).dumps()
+        value = (known.entities, known.passages, list(known.apart), known.weighed, kept_, rest)
         keep(namespace, "evidence", _evidence_tag(), value)
 
 

@@ -11,7 +11,8 @@ import time
 from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
-from itertools import combinations
+from heapq import merge
+from itertools import chain, combinations
 from typing import NamedTuple
 
 from peewee import fn
@@ -246,6 +247,17 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
             built = book[entity_id] = Name(entity_id, *live[entity_id])
         return built
 
+    def ask_of(pair: tuple[int, int], impact: int, found_: Evidence) -> Ask:
+        """The ask about a pair kept from the last pass (never one a reviewer marked)."""
+        low, high = pair
+        return Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*found.verdicts[pair]), impact, found_)
+
+    def remake(local: tuple) -> Evidence:
+        again = remade_from.get(local)
+        if again is None:
+            again = remade_from[local] = evidence.remade(local, answers)
+        return again
+
     hopeless: dict[tuple[str, int], Evidence | None] = {}  # (rule, impact) -> its prior, when no fact can help
     remade: set[tuple[int, int]] = set()  # asks whose evidence was remade from the last pass's
     remade_from: dict[tuple, Evidence] = {}  # what an evidence was made of -> the evidence (many share it)
@@ -259,11 +271,12 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     )  # as (low, high): a pair with a deleted side is no verdict's
     marked = dict.fromkeys(pending_, "pending") | dict.fromkeys(unfolded_, "unfolded")
     marked |= dict.fromkeys(settled_, "settled")  # one look-up a pair: most are none of these
-    # hopeless asks whose facts were not read, by (rule, impact): first those the last pass left
-    # unread that still are (their pairs are not visited), then those found below
-    skipped = _still_skipped(known, standing - found.fresh, marked, answers, hopeless)
-    unread = {pair for pairs in skipped.values() for pair in pairs}
-    verdicts = sorted(found.verdicts.keys() - unread if unread else found.verdicts)
+    # the asks the last pass kept whose key still holds are not visited; those whose key no longer
+    # holds are, with what was kept of them
+    kept, dropped = _still_kept(known, standing - found.fresh, unmoved, found, marked, counts, passages, answers,
+                                hopeless)  # fmt: skip
+    verdicts = _to_visit(known, found, dropped)
+    skipped: dict[tuple[str, int], PairList] = {}  # hopeless asks this pass finds it need not read, by (rule, impact)
     for done, pair in enumerate(verdicts, 1):
         low, high = pair
         said = found.verdicts[pair]  # a Verdict's fields, made one only when asked about
@@ -283,17 +296,15 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
             prior = hopeless.get((said[2], impact), _UNKNOWN)
             if prior is _UNKNOWN:
                 prior = _hopeless(said[2], impact, answers, hopeless)
-            if prior is not None and low in standing and high in standing and pair in known.apart:
+            info = dropped.get(pair)  # (what its evidence was made of, whether a passage named both sides)
+            if prior is not None and low in standing and high in standing and _was_apart(pair, info, known):
                 # no fact can lift it, and no passage names both: unread
                 skipped.setdefault((said[2], impact), PairList()).append(pair)
                 continue
-            local = known.weighed.get(pair) if low in unmoved and high in unmoved else None
+            local = (info[0] if info else known.weighed.get(pair)) if low in unmoved and high in unmoved else None
             if local is not None and local[0] in (said[2], evidence.pattern_of(said[2], True)):
                 # no neighbour shared, none changed: the evidence is what it was but for the prior
-                again = remade_from.get(local)
-                if again is None:
-                    again = remade_from[local] = evidence.remade(local, answers)
-                asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), impact, again))
+                asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), impact, remake(local)))
                 remade.add(pair)
             else:
                 asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), impact))
@@ -304,7 +315,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     folding = {x.id for pair in fold_edges for x in pair}
     wanted = folding | {x.id for q in asks if (q.left.id, q.right.id) not in remade for x in (q.left, q.right)}
     # what this pass folds may ask about the pairs it did not read anew: their sides' facts too
-    for pairs in skipped.values():
+    for pairs in (*skipped.values(), *kept.values()):
         for at in pairs.touching(folding):
             wanted.update((pairs.lows[at], pairs.highs[at]))
     wanted |= {x for pair in _touching(remade, folding) for x in pair}
@@ -356,34 +367,53 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
         namespace, fold_edges, counts, settled, asks, report, dry_run, certain, judge, cancelled
     )
     asks = [_weighed(q, weigh, facts, hopeless) for q in asks]
-    apart, weighed = set(), {}
-    unread_next = {key: PairList(pairs.lows, pairs.highs) for key, pairs in skipped.items()}
+    # a kept ask that the folds bear on is asked about as if visited
+    touched = set(absorbed_into) | {x.id for x in absorbed_into.values()}
+    kept, late, revived_kept = _split_touched(kept, touched, folding, answers, hopeless)
+    for pair, (_, _, local, meet) in late:  # its passages stand, and it meets the other's as it did
+        remade.add(pair)
+        dropped[pair] = local, meet
+    made = [ask_of(pair, impact, remake(local)) for pair, (_, impact, local, _) in late]
+    asks[:main] = merge(asks[:main], made, key=lambda q: (q.left.id, q.right.id))  # in the order of a visit
+    main += len(made)
+    apart: set[tuple[int, int]] = set()
+    # what the next pass may leave unvisited, beside what it kept: the unread, and the asks below
+    kept_here = {
+        (rule, impact, None, False): PairList(pairs.lows, pairs.highs) for (rule, impact), pairs in skipped.items()
+    }
+    for pair, key in revived_kept:
+        kept_here.setdefault(key, PairList()).append(pair)
     for q in asks[:main]:
         pair = (q.left.id, q.right.id)
         if pair in remade:  # its passages are what they were: so is whether they meet
-            meet = pair not in known.apart
+            meet = not _was_apart(pair, dropped.get(pair), known)
         else:
             meet = not facts.passage_set(pair[0]).isdisjoint(facts.passage_set(pair[1]))
-        if not meet:
-            key = (q.verdict.rule, q.impact)
-            if hopeless[key] is None:
-                apart.add(pair)
-            else:  # hopeless, and no passage names both: the next pass need not read it
-                unread_next.setdefault(key, PairList()).append(pair)
-        if q.evidence.local is not None:
-            weighed[pair] = q.evidence.local
-    weighed.update((pair, q.local) for pair, q in doubts.items() if q is not None and q.local is not None)
-    # a skipped ask about an entity folded in this pass, or grown by one, is asked about anew below
-    touched = set(absorbed_into) | {x.id for x in absorbed_into.values()}
-    revived = sorted(
+        rule = q.verdict.rule
+        if (
+            not meet and _hopeless(rule, q.impact, answers, hopeless) is not None
+        ):  # no passage names both: the next pass need not read it
+            kept_here.setdefault((rule, q.impact, None, False), PairList()).append(pair)
+        elif q.evidence.local is not None:  # its sides share no neighbour: nor need it weigh it while they stand
+            kept_here.setdefault((rule, q.impact, q.evidence.local, meet), PairList()).append(pair)
+        elif not meet:
+            apart.add(pair)
+    grouped = {pair for pairs in kept_here.values() for pair in pairs}
+    rest = PairList.of(pair for pair in chain(verdicts, (pair for pair, _ in late)) if pair not in grouped)
+    weighed = {pair: q.local for pair, q in doubts.items() if q is not None and q.local is not None}
+    # an ask left unread about an entity folded in this pass, or grown by one, is asked about anew below
+    revived = [
         ((pairs.lows[at], pairs.highs[at]), key) for key, pairs in skipped.items() for at in pairs.touching(touched)
-    )
+    ]
+    left_unread = sum(map(len, skipped.values())) - len(revived)
+    revived = sorted(revived + [(pair, key[:2]) for pair, key in revived_kept])
     for (low, high), key in revived:
         said = _unfolded_said(found.verdicts[low, high]) if (low, high) in unfolded_ else found.verdicts[low, high]
         asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), key[1], hopeless[key]))
-    left_unread = sum(map(len, skipped.values())) - len(revived)
-    report.unlikely += left_unread
-    report.not_reweighed = left_unread + len(remade)
+    kept_likely, unread_kept, remade_kept = _kept_asks(kept, answers, hopeless, remake)
+    left_unread += unread_kept
+    report.unlikely += left_unread + remade_kept - sum(len(pairs) for _, _, pairs in kept_likely)
+    report.not_reweighed = left_unread + len(remade) + remade_kept
     # a keep-apart decision on an entity folded in this pass now covers its canonical
     settled = {frozenset(absorbed_into[x].id if x in absorbed_into else x for x in pair) for pair in settled}
     asks = _follow_folds(asks, absorbed_into, counts, settled, pending, weigh, name_of, checked=main)
@@ -391,12 +421,17 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     report.unlikely += len(asks) - len(likely)
     if not dry_run:
         pass_memory.save(
-            namespace, found, pass_memory.Known(signatures, passage_signatures, apart, weighed, unread_next)
+            namespace,
+            found,
+            pass_memory.Known(
+                signatures, passage_signatures, apart, weighed, pass_memory.joined(kept, kept_here), rest
+            ),
         )
         # before admission, so that it counts the pending questions as the answers now weigh them
         _reweigh_pending(namespace, facts.answers)
     _stop_if(cancelled)
-    _admit(namespace, likely, cap, report, dry_run)
+
+    _admit(namespace, likely, cap, report, dry_run, kept_likely, ask_of)
     if progress is not None:
         progress(len(verdicts), len(verdicts))
     report.memory_unchanged = memory.unchanged
@@ -413,23 +448,110 @@ def _unfolded_said(said: tuple) -> tuple:
     return ("ask", said[1], said[2], f"{said[3]}; a fold of these was reverted") if said[0] == "fold" else said
 
 
-def _still_skipped(known, steady: set[int], marked: dict, answers, hopeless) -> dict[tuple[str, int], PairList]:
-    """The asks the last pass left unread (`Known.skipped`) that this one leaves unread too, by (rule,
-    impact): both sides' passages stand (so does the impact, and that they share none), neither was
-    renamed (so the verdict is the same ask: the names' memory was kept with this one), no reviewer
-    marked the pair, and the rule is still hopeless."""
+def _was_apart(pair: tuple[int, int], info: tuple | None, known) -> bool:
+    """Whether no passage named both sides of a pair the last pass asked about (`info`: what it kept of
+    the pair, when the pair was kept)."""
+    return not info[1] if info is not None else pair in known.apart
+
+
+def _still_kept(known, steady, unmoved, found, marked, counts, passages, answers, hopeless):
+    """The asks the last pass kept (`Known.kept`) whose key still holds, by key; and the others, each
+    with what was kept of it (what its evidence was made of, whether a passage named both sides):
+    this pass visits those.
+
+    A key holds while no reviewer marked the pair and neither side was renamed (the verdict is the
+    same ask: the names' memory was kept with this one); for an ask whose evidence was made of
+    something, while both sides are `unmoved` (its evidence is what it was but for the prior); for a
+    hopeless ask left unread, while its rule is still hopeless, both sides' passages stand (`steady`:
+    so do the impact, and that they share none) or, when one side's changed, while its rule is
+    hopeless at the impact now and no passage names both."""
     marked_ids = {x for pair in marked for x in pair}
-    out = {}
-    for (rule, impact), pairs in known.skipped.items():
-        if _hopeless(rule, impact, answers, hopeless) is None:
+    ids: set[int] = set()
+    for pairs in known.kept.values():
+        ids.update(pairs.lows)
+        ids.update(pairs.highs)
+    moved, stirred = ids - steady, ids - unmoved
+    kept: dict = {}
+    regrouped: dict = {}  # hopeless asks a side of which has other passages now, still unread
+    dropped: dict[tuple[int, int], tuple] = {}
+    for key, pairs in known.kept.items():
+        rule, impact, local, meet = key
+        if local is None and _hopeless(rule, impact, answers, hopeless) is None:  # the answers lifted the rule
+            dropped.update(dict.fromkeys(pairs, (None, False)))
             continue
-        moved = pairs.ids() - steady
-        gone = pairs.touching(moved)
-        gone += [at for at in pairs.touching(marked_ids - moved) if (pairs.lows[at], pairs.highs[at]) in marked]
-        kept = pairs.without(sorted(set(gone)))
-        if kept:
-            out[rule, impact] = kept
-    return out
+        gone = set(pairs.touching(moved if local is None else stirred))
+        gone.update(at for at in pairs.touching(marked_ids) if (pairs.lows[at], pairs.highs[at]) in marked)
+        for at in sorted(gone):
+            pair = (pairs.lows[at], pairs.highs[at])
+            if local is None and pair in found.verdicts and pair not in marked and found.fresh.isdisjoint(pair):
+                now = min(counts.get(pair[0], 0), counts.get(pair[1], 0))
+                if _hopeless(rule, now, answers, hopeless) is not None and passages.get(pair[0], _NONE).isdisjoint(
+                    passages.get(pair[1], _NONE)
+                ):  # a side's passages changed, and the ask is still hopeless: unread still
+                    regrouped.setdefault((rule, now, None, False), PairList()).append(pair)
+                    continue
+            dropped[pair] = (local, meet)
+        left = pairs.without(sorted(gone))
+        if left:
+            kept[key] = left
+    return pass_memory.joined(kept, regrouped), dropped
+
+
+def _to_visit(known, found, dropped: dict) -> list[tuple[int, int]]:
+    """The pairs with a verdict this pass visits, in order: every one when the last pass kept nothing;
+    else those the last pass visited but did not keep, those judged anew, and those whose key no
+    longer holds (`_still_kept`)."""
+    verdicts = found.verdicts
+    if known.rest is None:
+        return sorted(verdicts)
+    visit = {pair for pair in known.rest if pair in verdicts}
+    visit.update(found.changes.said)
+    visit.update(pair for pair in dropped if pair in verdicts)
+    return sorted(visit)
+
+
+def _split_touched(kept: dict, touched: set[int], folding: set[int], answers, hopeless) -> tuple[dict, list, list]:
+    """The kept asks that this pass's folds bear on, taken out of `kept`, as (pair, key): those whose
+    evidence is remade (about an entity folded in this pass or grown by one, or about two members of
+    a fold group, which the group may ask about too), in pair order; and those left unread, about an
+    entity folded or grown."""
+    quiet, late, revived = {}, [], []
+    for key, pairs in kept.items():
+        rule, impact, local, meet = key
+        unread = local is None or (_hopeless(rule, impact, answers, hopeless) is not None and not meet)
+        places = set(pairs.touching(touched))
+        if not unread:
+            lows, highs = pairs.lows, pairs.highs
+            places.update(at for at in pairs.touching(folding) if lows[at] in folding and highs[at] in folding)
+        if not places:
+            quiet[key] = pairs
+            continue
+        (revived if unread else late).extend(((pairs.lows[at], pairs.highs[at]), key) for at in sorted(places))
+        left = pairs.without(sorted(places))
+        if left:
+            quiet[key] = left
+    late.sort(key=lambda item: item[0])
+    return quiet, late, revived
+
+
+def _kept_asks(kept: dict, answers, hopeless, remake) -> tuple[list, int, int]:
+    """Of the asks kept (`_still_kept`): the likely ones as (evidence, impact, pairs), how many are left
+    unread (hopeless, and no passage names both), and how many had their evidence remade."""
+    likely, unread, remade = [], 0, 0
+    for (rule, impact, local, meet), pairs in kept.items():
+        if not pairs:
+            continue
+        if local is None or (_hopeless(rule, impact, answers, hopeless) is not None and not meet):
+            unread += len(pairs)
+            continue
+        again = remake(local)
+        remade += len(pairs)
+        if (
+            again.likelihood >= evidence.MIN_LIKELIHOOD
+            and evidence.yield_of(again.likelihood, impact) >= evidence.MIN_YIELD
+        ):
+            likely.append((again, impact, pairs))
+    return likely, unread, remade
 
 
 def _touching(pairs, ids: set[int]) -> list[tuple[int, int]]:
@@ -484,6 +606,7 @@ def answer_counts(namespace: str) -> dict[str, tuple[int, int]]:
 
 ANSWERED = "; reviewers here merged "
 _UNKNOWN = object()
+_NONE: frozenset[int] = frozenset()
 
 
 def _reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]]) -> None:
@@ -635,8 +758,10 @@ def _follow_folds(asks, absorbed_into, counts, settled, pending, weigh, name_of,
     return list(out.values())
 
 
-def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_run: bool) -> None:
-    """Queue the highest-impact questions up to the cap; count the rest as deferred."""
+def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_run: bool, kept=(), ask_of=None) -> None:
+    """Queue the highest-impact questions up to the cap; count the rest as deferred. `kept`: more
+    likely asks, as (evidence, impact, pairs) (`_kept_asks`), made asks by `ask_of` only when they
+    might be admitted."""
     # a question this store's answers have sunk below the floor stays (a reviewer may have seen it) but
     # does not hold a place that a likelier question could take
     waiting = Question.select().where(
@@ -646,10 +771,21 @@ def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_ru
         & (Question.likelihood >= evidence.MIN_LIKELIHOOD)
     )
     slots = max(0, cap - waiting.count())
+    total = len(asks) + sum(len(pairs) for _, _, pairs in kept)
+    if slots:  # the best groups, until they hold more than the slots (and every group as good as the last)
+        made, last = 0, None
+        for found, impact, pairs in sorted(
+            kept, key=lambda k: (-evidence.yield_of(k[0].likelihood, k[1]), -k[0].likelihood)
+        ):
+            rank = (evidence.yield_of(found.likelihood, impact), found.likelihood)
+            if made >= slots and rank != last:
+                break
+            asks += [ask_of(pair, impact, found) for pair in pairs]
+            made, last = made + len(pairs), rank
     asks.sort(
         key=lambda q: (-q.priority, -q.evidence.likelihood, min(q.left.id, q.right.id), max(q.left.id, q.right.id))
     )
-    admitted, report.deferred = asks[:slots], max(0, len(asks) - slots)
+    admitted, report.deferred = asks[:slots], max(0, total - slots)
     report.queued = len(admitted)
     if dry_run or not admitted:
         return
