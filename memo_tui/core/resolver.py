@@ -12,7 +12,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from heapq import merge
-from itertools import chain, combinations
+from itertools import combinations
 from typing import NamedTuple
 
 from peewee import fn
@@ -369,11 +369,20 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     asks = [_weighed(q, weigh, facts, hopeless) for q in asks]
     # a kept ask that the folds bear on is asked about as if visited
     touched = set(absorbed_into) | {x.id for x in absorbed_into.values()}
-    kept, late, revived_kept = _split_touched(kept, touched, folding, answers, hopeless)
+    kept, late, revived = _split_touched(kept, touched, folding, answers, hopeless)
+    for key, pairs in list(skipped.items()):  # and the unread this pass found
+        places = _borne_on(pairs, touched, folding)
+        revived += [((pairs.lows[at], pairs.highs[at]), key) for at in places]
+        skipped[key] = pairs.without(places)
     for pair, (_, _, local, meet) in late:  # its passages stand, and it meets the other's as it did
         remade.add(pair)
         dropped[pair] = local, meet
     made = [ask_of(pair, impact, remake(local)) for pair, (_, impact, local, _) in late]
+    for pair, (rule, impact, *_) in revived:
+        said = _unfolded_said(found.verdicts[pair]) if pair in unfolded_ else found.verdicts[pair]
+        made.append(Ask(Side(pair[0], *live[pair[0]]), Side(pair[1], *live[pair[1]]), Verdict(*said), impact,
+                        hopeless[rule, impact]))  # fmt: skip
+    made.sort(key=lambda q: (q.left.id, q.right.id))
     asks[:main] = merge(asks[:main], made, key=lambda q: (q.left.id, q.right.id))  # in the order of a visit
     main += len(made)
     apart: set[tuple[int, int]] = set()
@@ -381,8 +390,6 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     kept_here = {
         (rule, impact, None, False): PairList(pairs.lows, pairs.highs) for (rule, impact), pairs in skipped.items()
     }
-    for pair, key in revived_kept:
-        kept_here.setdefault(key, PairList()).append(pair)
     for q in asks[:main]:
         pair = (q.left.id, q.right.id)
         if pair in remade:  # its passages are what they were: so is whether they meet
@@ -399,17 +406,10 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
         elif not meet:
             apart.add(pair)
     grouped = {pair for pairs in kept_here.values() for pair in pairs}
-    rest = PairList.of(pair for pair in chain(verdicts, (pair for pair, _ in late)) if pair not in grouped)
+    visited = {*verdicts, *(pair for pair, _ in late), *(pair for pair, _ in revived)}
+    rest = PairList.of(pair for pair in visited if pair not in grouped)
     weighed = {pair: q.local for pair, q in doubts.items() if q is not None and q.local is not None}
-    # an ask left unread about an entity folded in this pass, or grown by one, is asked about anew below
-    revived = [
-        ((pairs.lows[at], pairs.highs[at]), key) for key, pairs in skipped.items() for at in pairs.touching(touched)
-    ]
-    left_unread = sum(map(len, skipped.values())) - len(revived)
-    revived = sorted(revived + [(pair, key[:2]) for pair, key in revived_kept])
-    for (low, high), key in revived:
-        said = _unfolded_said(found.verdicts[low, high]) if (low, high) in unfolded_ else found.verdicts[low, high]
-        asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), key[1], hopeless[key]))
+    left_unread = sum(map(len, skipped.values()))
     kept_likely, unread_kept, remade_kept = _kept_asks(kept, answers, hopeless, remake)
     left_unread += unread_kept
     report.unlikely += left_unread + remade_kept - sum(len(pairs) for _, _, pairs in kept_likely)
@@ -510,27 +510,31 @@ def _to_visit(known, found, dropped: dict) -> list[tuple[int, int]]:
     return sorted(visit)
 
 
+def _borne_on(pairs: PairList, touched: set[int], folding: set[int]) -> list[int]:
+    """The places of the pairs this pass's folds bear on: about an entity folded in this pass or grown
+    by one, or about two members of a fold group (which may ask about the pair too)."""
+    places = set(pairs.touching(touched))
+    lows, highs = pairs.lows, pairs.highs
+    places.update(at for at in pairs.touching(folding) if lows[at] in folding and highs[at] in folding)
+    return sorted(places)
+
+
 def _split_touched(kept: dict, touched: set[int], folding: set[int], answers, hopeless) -> tuple[dict, list, list]:
-    """The kept asks that this pass's folds bear on, taken out of `kept`, as (pair, key): those whose
-    evidence is remade (about an entity folded in this pass or grown by one, or about two members of
-    a fold group, which the group may ask about too), in pair order; and those left unread, about an
-    entity folded or grown."""
+    """The kept asks this pass's folds bear on (`_borne_on`), taken out of `kept`, as (pair, key):
+    those whose evidence is remade, and those left unread (hopeless, and no passage names both). A
+    full pass asks about them as it visits them: so does this one."""
     quiet, late, revived = {}, [], []
     for key, pairs in kept.items():
-        rule, impact, local, meet = key
-        unread = local is None or (_hopeless(rule, impact, answers, hopeless) is not None and not meet)
-        places = set(pairs.touching(touched))
-        if not unread:
-            lows, highs = pairs.lows, pairs.highs
-            places.update(at for at in pairs.touching(folding) if lows[at] in folding and highs[at] in folding)
+        places = _borne_on(pairs, touched, folding)
         if not places:
             quiet[key] = pairs
             continue
-        (revived if unread else late).extend(((pairs.lows[at], pairs.highs[at]), key) for at in sorted(places))
-        left = pairs.without(sorted(places))
+        rule, impact, local, meet = key
+        unread = local is None or (_hopeless(rule, impact, answers, hopeless) is not None and not meet)
+        (revived if unread else late).extend(((pairs.lows[at], pairs.highs[at]), key) for at in places)
+        left = pairs.without(places)
         if left:
             quiet[key] = left
-    late.sort(key=lambda item: item[0])
     return quiet, late, revived
 
 
