@@ -85,13 +85,6 @@ class PairList:
     def __iter__(self) -> Iterator[Pair]:
         return zip(self.lows, self.highs, strict=True)
 
-    @classmethod
-    def of(cls, pairs: Iterable[Pair]) -> PairList:
-        out = cls()
-        for pair in pairs:
-            out.append(pair)
-        return out
-
     def append(self, pair: Pair) -> None:
         self.lows.append(pair[0])
         self.highs.append(pair[1])

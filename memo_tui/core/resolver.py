@@ -277,6 +277,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
                                 hopeless)  # fmt: skip
     verdicts = _to_visit(known, found, dropped)
     skipped: dict[tuple[str, int], PairList] = {}  # hopeless asks this pass finds it need not read, by (rule, impact)
+    rest = PairList()  # the pairs visited that are not kept by key (those are, below)
     for done, pair in enumerate(verdicts, 1):
         low, high = pair
         said = found.verdicts[pair]  # a Verdict's fields, made one only when asked about
@@ -284,13 +285,16 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
         if mark is not None:
             if mark == "settled":
                 report.skipped_settled += 1
+                rest.append(pair)
                 continue
             if pair in unfolded_:
                 said = _unfolded_said(said)
         if said[0] == "fold" and pair not in pending_:  # a pending question is the reviewer's to answer
             fold_edges.append((name_of(low), name_of(high)))
+            rest.append(pair)
         elif mark is not None and pair in pending_:
             report.already_queued += 1
+            rest.append(pair)
         else:
             impact = min(counts.get(low, 0), counts.get(high, 0))
             prior = hopeless.get((said[2], impact), _UNKNOWN)
@@ -403,11 +407,10 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
             kept_here.setdefault((rule, q.impact, None, False), PairList()).append(pair)
         elif q.evidence.local is not None:  # its sides share no neighbour: nor need it weigh it while they stand
             kept_here.setdefault((rule, q.impact, q.evidence.local, meet), PairList()).append(pair)
-        elif not meet:
-            apart.add(pair)
-    grouped = {pair for pairs in kept_here.values() for pair in pairs}
-    visited = {*verdicts, *(pair for pair, _ in late), *(pair for pair, _ in revived)}
-    rest = PairList.of(pair for pair in visited if pair not in grouped)
+        else:
+            rest.append(pair)
+            if not meet:
+                apart.add(pair)
     weighed = {pair: q.local for pair, q in doubts.items() if q is not None and q.local is not None}
     left_unread = sum(map(len, skipped.values()))
     kept_likely, unread_kept, remade_kept = _kept_asks(kept, answers, hopeless, remake)
