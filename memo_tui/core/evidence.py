@@ -71,7 +71,8 @@ class StoreFacts:
     neighbour_cache: dict[int, Counter] = field(default_factory=dict)
     _rarity_sums: dict[int, float] = field(default_factory=dict)
     _rarity: dict[int, float] = field(default_factory=dict)
-    _sources: dict[int, tuple[Counter, frozenset[str]]] = field(default_factory=dict)
+    _sources: dict[int, frozenset[str]] = field(default_factory=dict)
+    _source_counts: dict[int, Counter] = field(default_factory=dict)
 
     @property
     def live(self) -> int:
@@ -92,16 +93,21 @@ class StoreFacts:
 
     def sources(self, entity_id: int, joint: frozenset[int]) -> frozenset[str]:
         """The authors of the entity's passages other than `joint` ones (which are among them): from
-        how many of its passages each author wrote, counted once per entity."""
+        how many of its passages each author wrote, counted once per entity (and only when a pair of it
+        has joint passages: most have none)."""
         if not self.source_of:  # a store whose passages name no source
             return frozenset()
-        kept = self._sources.get(entity_id)
-        if kept is None:
+        authors = self._sources.get(entity_id)
+        if authors is None:
+            authors = frozenset(map(self.source_of.get, self.passages_of.get(entity_id, ()))) - {None, ""}
+            self._sources[entity_id] = authors
+        if not joint or not authors:
+            return authors
+        counted = self._source_counts.get(entity_id)
+        if counted is None:
             counted = Counter(map(self.source_of.get, self.passages_of.get(entity_id, ())))
-            kept = self._sources[entity_id] = (counted, frozenset(counted) - {None, ""})
-        if not joint or not kept[1]:
-            return kept[1]
-        return frozenset(kept[0] - Counter(self.source_of.get(p) for p in joint)) - {None, ""}
+            self._source_counts[entity_id] = counted
+        return frozenset(counted - Counter(self.source_of.get(p) for p in joint)) - {None, ""}
 
     def is_rare(self, entity_id: int) -> bool:
         """Named by at most 1% of the live passages (at least 2): a neighbour worth sharing."""
