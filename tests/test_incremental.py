@@ -372,3 +372,29 @@ def test_an_unread_ask_about_a_name_that_folds_is_asked_as_a_full_pass_asks_it(t
 
     (got, got_store), (want, want_store) = _both_ways(two_stores, script)
     assert got == want and got_store == want_store
+
+
+def test_a_pass_looks_up_no_word_frequency_that_an_earlier_one_kept(store, monkeypatch):
+    """Loading the word list takes a third of a second: a pass keeps the frequencies its rules looked
+    up, and the next one (another process) is handed them. Here a full pass judges every pair again
+    with the word list out of reach, and finds what the first one found."""
+    import wordfreq
+
+    from memo_tui.core import rules
+
+    records = [PassageRecord(f"w{k}", f"{name} ships today.", "notes", entities=[{"name": name}])
+               for k, name in enumerate(["ReAct", "React", "AgentS", "Agents"] * 2)]  # fmt: skip
+    ingest_records(NS, records)
+    first = resolve(NS, full=True)
+    asked = sorted(Question.select(Question.rule, Question.reason).tuples())
+    styled = {reason.split(";")[0] for rule, reason in asked if rule == "case-styled"}
+    assert styled == {"'Agents' is an everyday word", "'React' is an everyday word"}  # the word list was read
+
+    def unreachable(word, lang):
+        raise AssertionError(f"looked up {word!r} again")
+
+    monkeypatch.setattr(rules, "_ZIPF", {})  # a new process
+    monkeypatch.setattr(wordfreq, "zipf_frequency", unreachable)
+    again = resolve(NS, full=True)
+    assert (again.pairs_judged, again.queued + again.already_queued) == (first.pairs_judged, first.queued)
+    assert sorted(Question.select(Question.rule, Question.reason).tuples()) == asked

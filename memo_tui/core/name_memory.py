@@ -20,13 +20,13 @@ from array import array
 from bisect import bisect_right
 from collections import defaultdict
 from collections.abc import Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import compress
 
 from memo_tui.core import blocking, keys
 from memo_tui.core.blocking import SPELLING_TOKENS, gram_order, name_probes, name_tokens
-from memo_tui.core.rules import Name, judge_pair, spelling_key
+from memo_tui.core.rules import Name, judge_pair, known_frequencies, learn_frequencies, spelling_key
 
 REBUILD_SHARE = 0.1  # the names learned since the base are folded into it when they are this share of it
 SEP = "\x00"  # joins the strings of a part; a name holding it is never remembered (its pass is a full one)
@@ -247,6 +247,7 @@ class Changes:
     learned: dict[int, tuple[str, str | None, str, list[str]]]  # names learned since: `NameMemory.learned`
     base: tuple | None = None  # the names part, when it was written anew (None: it stands)
     keepable: bool = True  # False: a name holds the separator (never one the extractor makes): keep nothing
+    words: dict[str, float] = field(default_factory=dict)  # the word frequencies the rules looked up, or were handed
 
 
 def _verdicts_of(pairs: set[Pair], names: dict[int, Name]) -> tuple[dict[Pair, tuple], int]:
@@ -265,14 +266,18 @@ def judge_all(rows: list[tuple[int, str, str | None]]) -> Changes:
         order, base = remembered()
     names = {n.id: n for n in ordered}
     said, rejected = _verdicts_of({(ordered[i].id, ordered[j].id) for i, j in positions}, names)
-    changes = Changes(said, len(positions), rejected, list(names), [], [], {})
+    changes = Changes(said, len(positions), rejected, list(names), [], [], {}, words=known_frequencies())
     changes.base, changes.keepable = _base_part(NameMemory(order, base, set(), {}))
     return changes
 
 
-def judge_changes(names_part: bytes, learned_part: bytes, rows: list[tuple[int, str, str | None]]) -> Changes:
+def judge_changes(
+    names_part: bytes, learned_part: bytes, rows: list[tuple[int, str, str | None]], words: dict[str, float]
+) -> Changes:
     """The pairs that touch a name the memory did not see as it is now, judged; and the memory's
-    names brought up to date (rebuilt when those learned since grew large). Reads no store."""
+    names brought up to date (rebuilt when those learned since grew large). Reads no store (`words`:
+    the word frequencies the pass memory kept)."""
+    learn_frequencies(words)
     order_text, count, base = marshal.loads(names_part)
     order = {g: r for r, g in enumerate(_split(order_text, count), 1)}
     forgotten, learned, _ = marshal.loads(learned_part)
@@ -291,7 +296,8 @@ def judge_changes(names_part: bytes, learned_part: bytes, rows: list[tuple[int, 
         if ordered[i].id in fresh or ordered[j].id in fresh
     }
     said, rejected = _verdicts_of(pairs, names)
-    changes = Changes(said, len(pairs), rejected, sorted(fresh), stale, sorted(memory.forgotten), memory.learned)
+    changes = Changes(said, len(pairs), rejected, sorted(fresh), stale, sorted(memory.forgotten), memory.learned,
+                      words=known_frequencies())  # fmt: skip
     if len(memory.learned) > REBUILD_SHARE * max(1, len(memory.base.ids)):
         memory.rebuild()
         changes.forgotten, changes.learned = [], {}

@@ -209,6 +209,9 @@ def save(namespace: str, found: Judged, known: Known) -> None:
             return
         if changes.fresh or changes.stale:  # names folded away since: worth writing down too
             _save_names(namespace, found.verdicts, changes)
+        words = changes.words | rules.known_frequencies()  # the second process's and this one's
+        if len(words) > found.words_kept:
+            keep(namespace, "words", _tag(), words)
         # the pairs as a list: marshal sorts a set's items, which takes longer than all the rest
         kept_ = [(key, pairs.dumps()) for key, pairs in known.kept.items() if pairs]
         rest = (known.rest or PairList()).dumps()
@@ -231,6 +234,7 @@ class Judged:
     incremental: bool
     fresh: set[int]  # their ids
     changes: Changes  # what `save` keeps of the names
+    words_kept: int = 0  # word frequencies the memory held: `save` writes them again only when there are more
 
 
 PARALLEL_MIN = 50_000  # remembered names from which they are judged in a second process, beside the pass's reads
@@ -249,13 +253,15 @@ class Judging:
         tag = _tag()
         parts = [] if full else [_kept_data(namespace, part, tag) for part in ("names", "learned", "verdicts")]
         self._parts = parts if parts and None not in parts else None
+        self._words = kept(namespace, "words", tag) or {}  # a full pass may use them too: the same wordfreq
+        rules.learn_frequencies(self._words)  # for the names the pass judges itself (fold groups)
         self._pool: ProcessPoolExecutor | None = None
         self._future = None
 
     def __enter__(self) -> Judging:
         if self._parts is not None and len(self._rows) >= PARALLEL_MIN and (os.cpu_count() or 1) >= 2:
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"), initializer=gc.disable)
-            self._future = self._pool.submit(judge_changes, self._parts[0], self._parts[1], self._rows)
+            self._future = self._pool.submit(judge_changes, self._parts[0], self._parts[1], self._rows, self._words)
         return self
 
     def __exit__(self, *exc) -> None:
@@ -266,7 +272,7 @@ class Judging:
         if self._parts is None:
             changes = judge_all(self._rows)
             return Judged(changes.said, changes.judged, changes.rejected, len(changes.fresh), False,
-                          set(changes.fresh), changes)  # fmt: skip
+                          set(changes.fresh), changes, len(self._words))  # fmt: skip
         names_part, learned_part, verdicts_part = self._parts
         self._parts = None  # tens of MB on a large store: let go once read
         verdicts = marshal.loads(verdicts_part)  # the base's, less those of names forgotten since
@@ -276,8 +282,8 @@ class Judging:
         if self._future is not None:
             changes = self._future.result()
         else:
-            changes = judge_changes(names_part, learned_part, self._rows)
+            changes = judge_changes(names_part, learned_part, self._rows, self._words)
         drop_verdicts(verdicts, set(changes.stale))
         verdicts.update(changes.said)
         fresh = set(changes.fresh)
-        return Judged(verdicts, changes.judged, changes.rejected, len(fresh), True, fresh, changes)
+        return Judged(verdicts, changes.judged, changes.rejected, len(fresh), True, fresh, changes, len(self._words))

@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
-from functools import lru_cache
 
 from rapidfuzz.distance import Levenshtein
 
@@ -123,12 +122,34 @@ def entropy(text: str) -> float:
     return -sum(n / total * math.log2(n / total) for n in map(text.count, set(text))) if total else 0.0
 
 
-@lru_cache(maxsize=65536)
-def zipf(word: str) -> float:
-    """How common a word is in English, by a maintained frequency list (wordfreq's Zipf scale)."""
-    from wordfreq import zipf_frequency
+_ZIPF: dict[str, float] = {}  # word -> its frequency, looked up or handed over (`known_frequencies`)
+ZIPF_KEPT = 200_000  # words whose frequency a process keeps: the vocabulary of names and prose, bounded
 
-    return zipf_frequency(word, "en")
+
+def zipf(word: str) -> float:
+    """How common a word is in English, by a maintained frequency list (wordfreq's Zipf scale; the
+    list takes a third of a second to load, so a pass hands over the frequencies its rules looked up)."""
+    found = _ZIPF.get(word)
+    if found is None:
+        from wordfreq import zipf_frequency
+
+        found = zipf_frequency(word, "en")
+        if len(_ZIPF) < ZIPF_KEPT:
+            _ZIPF[word] = found
+    return found
+
+
+def known_frequencies() -> dict[str, float]:
+    """The word frequencies this process has looked up or been handed."""
+    return dict(_ZIPF)
+
+
+def learn_frequencies(found: dict[str, float]) -> None:
+    """Frequencies looked up elsewhere (by the same wordfreq: the pass memory's tag names it)."""
+    for word, value in found.items():
+        if len(_ZIPF) >= ZIPF_KEPT:
+            break
+        _ZIPF.setdefault(word, value)
 
 
 def is_common_word(word: str) -> bool:
