@@ -224,6 +224,12 @@ def _base_of(rows: list[tuple[int, str, str | None]]) -> tuple[dict[str, int], N
     return order, Names.of([(n.id, n.name, n.type, n.merge, sorted(name_tokens(n, order))) for n in built])
 
 
+def _base_part_of(rows: list[tuple[int, str, str | None]]) -> tuple[tuple | None, bool]:
+    """A full pass's names part, as it is kept (`_base_part`): made where it is handed back from, as a
+    few long strings and arrays (millions of token strings took a fifth of the pass's peak to receive)."""
+    return _base_part(NameMemory(*_base_of(rows), set(), {}))
+
+
 def _base_part(memory: NameMemory) -> tuple[tuple | None, bool]:
     """The names part of the memory, and whether it can be kept (no name holds the separator)."""
     grams = sorted(memory.order, key=memory.order.get)
@@ -260,14 +266,14 @@ def _verdicts_of(pairs: set[Pair], names: dict[int, Name]) -> tuple[dict[Pair, t
 def judge_all(rows: list[tuple[int, str, str | None]]) -> Changes:
     """Every name blocked and judged, and a base of them all (a full pass)."""
     with blocking.EditPairs([name for _, name, _ in rows]) as edits:
-        remembered = edits.then(_base_of, rows)  # the tokens of every name, beside this process's work
+        remembered = edits.then(_base_part_of, rows)  # the tokens of every name, beside this process's work
         ordered = [Name(*row) for row in rows]
         positions = blocking.other_pairs(ordered) | edits.result()
-        order, base = remembered()
+        base_part, keepable = remembered()
     names = {n.id: n for n in ordered}
     said, rejected = _verdicts_of({(ordered[i].id, ordered[j].id) for i, j in positions}, names)
     changes = Changes(said, len(positions), rejected, list(names), [], [], {}, words=known_frequencies())
-    changes.base, changes.keepable = _base_part(NameMemory(order, base, set(), {}))
+    changes.base, changes.keepable = base_part, keepable
     return changes
 
 
