@@ -134,9 +134,7 @@ class Known:
     passages: dict[int, int]  # passage id -> the hash of the entities it names
     apart: set[Pair]  # of the asks weighed anew each pass (they share a neighbour), those whose sides shared no passage
     weighed: dict[Pair, tuple]  # of the pairs in fold groups, what their evidence was made of (as in `Kept`)
-    # (rule, impact, what the evidence was made of or None for a hopeless ask left unread, whether a
-    # passage named both sides) -> the asks with that key
-    kept: dict[Kept, PairList] = field(default_factory=dict)
+    kept: dict[Kept, PairList] = field(default_factory=dict)  # the asks kept by key
     # the other pairs with a verdict that the last pass visited; None: it kept none of this (visit them all)
     rest: PairList | None = None
 

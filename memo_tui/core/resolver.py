@@ -252,7 +252,10 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
         low, high = pair
         return Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*found.verdicts[pair]), impact, found_)
 
+    remade_from: dict[tuple, Evidence] = {}  # what an evidence was made of -> the evidence (many share it)
+
     def remake(local: tuple) -> Evidence:
+        """The evidence made of `local` and this store's answers (once for each distinct one)."""
         again = remade_from.get(local)
         if again is None:
             again = remade_from[local] = evidence.remade(local, answers)
@@ -260,7 +263,6 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
 
     hopeless: dict[tuple[str, int], Evidence | None] = {}  # (rule, impact) -> its prior, when no fact can help
     remade: set[tuple[int, int]] = set()  # asks whose evidence was remade from the last pass's
-    remade_from: dict[tuple, Evidence] = {}  # what an evidence was made of -> the evidence (many share it)
     report.entities = len(rows)
     report.pairs_judged, report.rejected_by_rule = found.judged, found.rejected
     report.names_changed, report.incremental = found.changed, found.incremental
