@@ -89,9 +89,6 @@ class PairList:
         self.lows.append(pair[0])
         self.highs.append(pair[1])
 
-    def ids(self) -> set[int]:
-        return set(self.lows).union(self.highs)
-
     def touching(self, ids: set[int]) -> list[int]:
         """The places of the pairs with a side among `ids`, ascending."""
         if not ids:

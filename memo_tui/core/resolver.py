@@ -403,9 +403,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
         else:
             meet = not facts.passage_set(pair[0]).isdisjoint(facts.passage_set(pair[1]))
         rule = q.verdict.rule
-        if (
-            not meet and _hopeless(rule, q.impact, answers, hopeless) is not None
-        ):  # no passage names both: the next pass need not read it
+        if not meet and _hopeless(rule, q.impact, answers, hopeless) is not None:  # the next pass need not read it
             kept_here.setdefault((rule, q.impact, None, False), PairList()).append(pair)
         elif q.evidence.local is not None:  # its sides share no neighbour: nor need it weigh it while they stand
             kept_here.setdefault((rule, q.impact, q.evidence.local, meet), PairList()).append(pair)
