@@ -128,3 +128,24 @@ def test_each_spelling_family_finds_pairs_by_its_own_tokens_and_test():
 
         assert [(names[i].name, names[j].name) for i, j in same_digits if not (shares(i, j) and shares(j, i))] == []
         assert all(close(i, j) for i, j in same_digits)
+
+
+def test_the_trigram_family_finds_every_pair_sharing_80_percent_of_its_trigrams():
+    """The trigram family alone, against all pairs: names and near copies of them (a letter dropped,
+    doubled or two swapped, a short word added) put many pairs on both sides of Jaccard 0.8."""
+    import random
+
+    from memo_tui.core.blocking import _trigram_prefix_filter, grams_close
+
+    rng = random.Random(7)
+    spellings = entity_names(1500, seed=5)
+    for name in [s for s in spellings if len(s) > 1]:
+        at = rng.randrange(1, len(name))
+        spellings += [name[:at] + name[at + 1 :], name[:at] + name[at - 1 :], name[::-1][:2] + name, name + "ix"]
+    names = [n for n in (Name(i, s) for i, s in enumerate(spellings)) if n.spelling_eligible]
+    grams = {i: n.grams for i, n in enumerate(names)}
+    brute = {(i, j) for i in grams for j in grams if i < j and grams_close(grams[i], grams[j])}
+    found: set = set()
+    _trigram_prefix_filter(found, grams)
+    assert len(brute) > 2000
+    assert found == brute

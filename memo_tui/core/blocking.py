@@ -25,6 +25,7 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
+from itertools import chain, combinations
 from multiprocessing import get_context
 from typing import TypeVar
 
@@ -215,33 +216,36 @@ def _segments(length: int, parts: int) -> tuple[tuple[int, int], ...]:
 def _edit_distance(pairs: set[Pair], keys: dict[int, str]) -> None:
     """PassJoin: a string within k edits of a string of length L contains one of the L-string's k+1
     segments, the i-th at most i positions from where it stands and at most k - i from where it would
-    stand counted from the end (pigeonhole); each such candidate is then checked exactly."""
-    index: dict[tuple[int, int, str], list[int]] = defaultdict(list)
-    for i, key in keys.items():
+    stand counted from the end (pigeonhole); each such candidate is then checked exactly. Indexes and
+    candidates are the distinct keys, so gathering them and checking them stay in C."""
+    holders = _by_value(keys)
+    index: dict[tuple[int, int, str], list[str]] = defaultdict(list)
+    for key in holders:
         k = _limit(len(key))
         for part, (start, size) in enumerate(_segments(len(key), k + 1)):
-            index[(len(key), part, key[start : start + size])].append(i)
-    lengths = {len(key) for key in keys.values()}
-    for i, key in keys.items():
+            index[(len(key), part, key[start : start + size])].append(key)
+    lengths = {len(key) for key in holders}
+    for key, mine in holders.items():
+        _all_pairs(pairs, mine)
         for length in range(len(key) - 2, len(key) + 1):  # the indexed side is the shorter (or equal) one
             k = _limit(length)
             delta = len(key) - length
             if length not in lengths or delta > k:
                 continue
-            found: set[int] = set()
+            found: set[str] = set()
             for part, (start, size) in enumerate(_segments(length, k + 1)):
                 for shift in range(max(-part, delta - (k - part)), min(part, delta + (k - part)) + 1):
                     at = start + shift
                     if 0 <= at and at + size <= len(key):
                         found.update(index.get((length, part, key[at : at + size]), ()))
-            found.discard(i)
-            if found:
-                ids = list(found)
-                close = process.extract(
-                    key, [keys[j] for j in ids], scorer=Levenshtein.distance, score_cutoff=k, limit=None
-                )
-                for _, _, at in close:
-                    _add(pairs, i, ids[at])
+            found.discard(key)
+            if not found:
+                continue
+            close = process.extract(key, list(found), scorer=Levenshtein.distance, score_cutoff=k, limit=None)
+            for other, _, _ in close:
+                for i in mine:
+                    for j in holders[other]:
+                        _add(pairs, i, j)
 
 
 def _swaps(pairs: set[Pair], keys: dict[int, str]) -> None:
@@ -291,28 +295,38 @@ def _people(pairs: set[Pair], names: list[Name]) -> None:
 
 
 def _trigram_prefix_filter(pairs: set[Pair], grams: dict[int, frozenset[str]]) -> None:
-    """AllPairs for Jaccard >= 0.8: visiting sets from small to large, a pair must share one of the
-    larger set's first |x| - ceil(0.8 |x|) + 1 trigrams (rarest first) with the first
-    |y| - ceil(2 * 0.8 / 1.8 |y|) + 1 of the smaller, and |y| >= 0.8 |x|; each candidate is then
-    checked exactly. Index lists grow in size order, so the size bound is a bisect."""
-    frequency = Counter(g for gs in grams.values() for g in gs)
+    """AllPairs for Jaccard >= 0.8 with two shared tokens (an l-prefix filter, l = 2). A pair sharing
+    80% of its union shares at least `need` = ceil(0.8 / 1.8 (|x| + |y|)) trigrams, at most |x| - need
+    of the larger set's are not shared, so the first two shared trigrams (rarest first) stand among its
+    first |x| - ceil(0.8 |x|) + 2 and among the smaller one's first |y| - ceil(1.6 / 1.8 |y|) + 2.
+    Visiting sets from small to large, each indexes the pairs of its own such prefix and probes with
+    the pairs of the longer one; a candidate is one with |y| >= 0.8 |x| (index lists grow in size
+    order, so that is a bisect). One shared trigram alone made ten times the candidates on common
+    syllables. A spelling key has at least two trigrams.
+
+    Before the exact check, a candidate must pass its marks: each set's trigrams as bits of a
+    128-bit word; a bit of x's that y lacks is a trigram of x's that y lacks, and x may lack no more
+    than |x| - ceil(0.8 |x|) of y's (it shares 80% of the union, which is at least x)."""
+    frequency = Counter(chain.from_iterable(grams.values()))
     rank = {g: r for r, g in enumerate(sorted(frequency, key=lambda g: (frequency[g], g)))}
-    ranked = {i: sorted(rank[g] for g in gs) for i, gs in grams.items()}
-    sets = {i: frozenset(r) for i, r in ranked.items()}
+    width = len(rank)
+    ranked = {i: sorted(map(rank.__getitem__, gs)) for i, gs in grams.items()}
+    marks = {i: sum(1 << r for r in {r & 127 for r in ranks}) for i, ranks in ranked.items()}
     index: dict[int, tuple[list[int], list[int]]] = {}
     for i in sorted(ranked, key=lambda i: (len(ranked[i]), i)):
         tokens, size = ranked[i], len(ranked[i])
         found: set[int] = set()
-        for token in tokens[: size - math.ceil(0.8 * size) + 1]:
-            entry = index.get(token)
+        slack = size - -(-8 * size // 10)
+        for a, b in combinations(tokens[: slack + 2], 2):
+            entry = index.get(a * width + b)
             if entry is not None:
                 found.update(entry[0][bisect_left(entry[1], 0.8 * size) :])
-        mine = sets[i]
+        mine, mark = grams[i], marks[i]
         for j in found:
-            if grams_close(mine, sets[j]):
+            if (mark & ~marks[j]).bit_count() <= slack and grams_close(mine, grams[j]):
                 _add(pairs, i, j)
-        for token in tokens[: size - math.ceil(1.6 / 1.8 * size) + 1]:
-            ids, sizes = index.setdefault(token, ([], []))
+        for a, b in combinations(tokens[: size - -(-16 * size // 18) + 2], 2):
+            ids, sizes = index.setdefault(a * width + b, ([], []))
             ids.append(i)
             sizes.append(size)
 
