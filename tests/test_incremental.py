@@ -398,3 +398,20 @@ def test_a_pass_looks_up_no_word_frequency_that_an_earlier_one_kept(store, monke
     again = resolve(NS, full=True)
     assert (again.pairs_judged, again.queued + again.already_queued) == (first.pairs_judged, first.queued)
     assert sorted(Question.select(Question.rule, Question.reason).tuples()) == asked
+
+
+def test_a_full_pass_keeps_the_names_part_a_rebuilt_memory_keeps():
+    """The names part a full pass writes (tokens joined as they are made) is byte for byte the one a
+    memory rebuilt from the same names writes, so an incremental pass reads either the same way."""
+    from memo_tui.core.blocking import gram_order, name_tokens
+    from memo_tui.core.name_memory import NameMemory, Names, _base_part, _base_part_of
+    from memo_tui.core.rules import Name
+
+    types = [None, "person", "tool", None]
+    built = [Name(i * 3, name, types[i % 4]) for i, name in enumerate(entity_names(3000, seed=9))]
+    built.append(Name(10_000, "!!!"))  # a name with no token
+    order = gram_order(built)
+    rows = [(n.id, n.name, n.type, n.merge, sorted(name_tokens(n, order))) for n in built]
+    assert any(not row[4] for row in rows)
+    assert _base_part_of(built) == _base_part(NameMemory(order, Names.of(rows), set(), {}))
+    assert _base_part_of([*built, Name(10_001, "a\x00b")]) == (None, False)

@@ -22,12 +22,11 @@ import os
 import re
 from bisect import bisect_left
 from collections import Counter, defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 from itertools import chain, combinations
 from multiprocessing import get_context
-from typing import TypeVar
 
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
@@ -37,7 +36,6 @@ from memo_tui.core.rules import Name, one_word_of_name, spelling_key
 
 _SUFFIX = re.compile(r"^(.+)\.[a-z0-9]{1,4}$")
 Pair = tuple[int, int]
-T = TypeVar("T")
 
 
 PARALLEL_MIN = 20_000
@@ -66,14 +64,6 @@ class EditPairs:
 
     def result(self) -> set[Pair]:
         return self._future.result() if self._future is not None else _edit_distance_pairs(self._raw)
-
-    def then(self, work: Callable[..., T], *args) -> Callable[[], T]:
-        """Run `work(*args)` in the second process once the edit pairs are done (here, when there is
-        none); returns what gives its result."""
-        if self._pool is None:
-            return lambda: work(*args)
-        future = self._pool.submit(work, *args)
-        return future.result
 
     def __exit__(self, *exc) -> None:
         if self._pool is not None:

@@ -91,18 +91,8 @@ class Names:
         return [(self.ids[bisect_right(self.ends, at)], self.tokens[at]) for at in hits]
 
     def dumps(self) -> tuple:
-        if any(SEP in text for text in self.names):
-            raise ValueError("a name holds the separator")
-        types = SEP.join(t or "" for t in self.types)
-        return (
-            self.ids.tobytes(),
-            SEP.join(self.names),
-            types,
-            SEP.join(self.merges),
-            SEP.join(self.tokens),
-            self.ends.tobytes(),
-            len(self.tokens),
-        )
+        tokens = SEP.join(self.tokens)
+        return _dumped(self.ids, self.names, self.types, self.merges, tokens, self.ends, len(self.tokens))
 
     @classmethod
     def loads(cls, value: tuple) -> Names:
@@ -111,6 +101,15 @@ class Names:
         size = len(ids)
         kinds = [t or None for t in _split(types, size)]
         return cls(ids, _split(names, size), kinds, _split(merges, size), _split(tokens, count), ints_of(ends))
+
+
+def _dumped(ids: array, names: list[str], types: list[str | None], merges: Iterable[str], tokens: str, ends: array,
+            count: int) -> tuple:  # fmt: skip
+    """A `Names` as its part keeps it (`tokens`: all of them joined, `count` of them)."""
+    if any(SEP in text for text in names):
+        raise ValueError("a name holds the separator")
+    kinds = SEP.join(t or "" for t in types)
+    return ids.tobytes(), SEP.join(names), kinds, SEP.join(merges), tokens, ends.tobytes(), count
 
 
 @dataclass
@@ -217,17 +216,24 @@ def drop_verdicts(verdicts: dict[Pair, tuple], gone: set[int]) -> None:
             del verdicts[pair]
 
 
-def _base_of(rows: list[tuple[int, str, str | None]]) -> tuple[dict[str, int], Names]:
-    """The gram order of these names and each one's tokens: a full pass's base."""
-    built = [Name(*row) for row in rows]
+def _base_part_of(built: list[Name]) -> tuple[tuple | None, bool]:
+    """A full pass's names part, as it is kept (`_base_part`), made from the names blocking built:
+    each name's tokens are joined as they are made (millions of token strings held at once took a
+    fifth of the pass's peak)."""
     order = gram_order(built)
-    return order, Names.of([(n.id, n.name, n.type, n.merge, sorted(name_tokens(n, order))) for n in built])
-
-
-def _base_part_of(rows: list[tuple[int, str, str | None]]) -> tuple[tuple | None, bool]:
-    """A full pass's names part, as it is kept (`_base_part`): made where it is handed back from, as a
-    few long strings and arrays (millions of token strings took a fifth of the pass's peak to receive)."""
-    return _base_part(NameMemory(*_base_of(rows), set(), {}))
+    ends, count, joined = array("q"), 0, []
+    for n in built:
+        tokens = sorted(name_tokens(n, order))
+        count += len(tokens)
+        ends.append(count)
+        if tokens:
+            joined.append(SEP.join(tokens))
+    ids, names, types = array("q", (n.id for n in built)), [n.name for n in built], [n.type for n in built]
+    try:
+        base = _dumped(ids, names, types, (n.merge for n in built), SEP.join(joined), ends, count)
+    except ValueError:
+        return None, False
+    return (SEP.join(sorted(order, key=order.get)), len(order), base), True
 
 
 def _base_part(memory: NameMemory) -> tuple[tuple | None, bool]:
@@ -266,10 +272,10 @@ def _verdicts_of(pairs: set[Pair], names: dict[int, Name]) -> tuple[dict[Pair, t
 def judge_all(rows: list[tuple[int, str, str | None]]) -> Changes:
     """Every name blocked and judged, and a base of them all (a full pass)."""
     with blocking.EditPairs([name for _, name, _ in rows]) as edits:
-        remembered = edits.then(_base_part_of, rows)  # the tokens of every name, beside this process's work
         ordered = [Name(*row) for row in rows]
-        positions = blocking.other_pairs(ordered) | edits.result()
-        base_part, keepable = remembered()
+        positions = blocking.other_pairs(ordered)
+        base_part, keepable = _base_part_of(ordered)  # the tokens of every name, while the edits are found
+        positions |= edits.result()
     names = {n.id: n for n in ordered}
     said, rejected = _verdicts_of({(ordered[i].id, ordered[j].id) for i, j in positions}, names)
     changes = Changes(said, len(positions), rejected, list(names), [], [], {}, words=known_frequencies())
