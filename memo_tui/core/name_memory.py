@@ -262,11 +262,15 @@ class Changes:
     words: dict[str, float] = field(default_factory=dict)  # the word frequencies the rules looked up, or were handed
 
 
-def _verdicts_of(pairs: set[Pair], names: dict[int, Name]) -> tuple[dict[Pair, tuple], int]:
-    """The fields of the verdicts on these pairs that are not a plain no, and how many were."""
-    said = {pair: judge_pair(names[pair[0]], names[pair[1]]) for pair in pairs}
-    kept_ = {pair: (v.kind, v.score, v.rule, v.reason) for pair, v in said.items() if v.kind != "no"}
-    return kept_, len(said) - len(kept_)
+def _verdicts_of(pairs: Iterable[Pair], names: dict[int, Name]) -> tuple[dict[Pair, tuple], int]:
+    """The fields of the verdicts on these pairs (distinct) that are not a plain no, and how many were."""
+    said, judged = {}, 0
+    for pair in pairs:
+        judged += 1
+        verdict = judge_pair(names[pair[0]], names[pair[1]])
+        if verdict.kind != "no":
+            said[pair] = (verdict.kind, verdict.score, verdict.rule, verdict.reason)
+    return said, judged - len(said)
 
 
 def judge_all(rows: list[tuple[int, str, str | None]]) -> Changes:
@@ -277,7 +281,7 @@ def judge_all(rows: list[tuple[int, str, str | None]]) -> Changes:
         base_part, keepable = _base_part_of(ordered)  # the tokens of every name, while the edits are found
         positions |= edits.result()
     names = {n.id: n for n in ordered}
-    said, rejected = _verdicts_of({(ordered[i].id, ordered[j].id) for i, j in positions}, names)
+    said, rejected = _verdicts_of(((ordered[i].id, ordered[j].id) for i, j in positions), names)
     changes = Changes(said, len(positions), rejected, list(names), [], [], {}, words=known_frequencies())
     changes.base, changes.keepable = base_part, keepable
     return changes
