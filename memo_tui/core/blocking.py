@@ -11,7 +11,7 @@ lost (a test compares with a brute-force pass):
 - a dotted file suffix on the casefolded identity key (rule 4, `Vue.js` / `Vue`);
 - contiguous token runs one or two tokens shorter (rule 7);
 - for rule 8: exact prefixes up to three characters shorter, a PassJoin segment index for edit
-  distance 1 or 2, and a rarest-first trigram prefix filter for Jaccard >= 0.8.
+  distance 1 or 2, and a rarest-first prefix filter on pairs of trigrams for Jaccard >= 0.8.
 """
 
 from __future__ import annotations
