@@ -295,8 +295,8 @@ def _trigram_prefix_filter(pairs: set[Pair], grams: dict[int, frozenset[str]]) -
     syllables. A spelling key has at least two trigrams.
 
     Before the exact check, a candidate must pass its marks: each set's trigrams as bits of a
-    128-bit word; a bit of x's that y lacks is a trigram of x's that y lacks, and x may lack no more
-    than |x| - ceil(0.8 |x|) of y's (it shares 80% of the union, which is at least x)."""
+    128-bit word. A bit of x's that y lacks is a trigram of x's that y lacks, and y may lack no more
+    than |x| - ceil(0.8 |x|) of x's trigrams (the two share 80% of their union, which is at least x)."""
     frequency = Counter(chain.from_iterable(grams.values()))
     rank = {g: r for r, g in enumerate(sorted(frequency, key=lambda g: (frequency[g], g)))}
     width = len(rank)
