@@ -138,14 +138,15 @@ def test_the_trigram_family_finds_every_pair_sharing_80_percent_of_its_trigrams(
     from memo_tui.core.blocking import _trigram_prefix_filter, grams_close
 
     rng = random.Random(7)
-    spellings = entity_names(1500, seed=5)
+    spellings = entity_names(900, seed=5)
     for name in [s for s in spellings if len(s) > 1]:
         at = rng.randrange(1, len(name))
         spellings += [name[:at] + name[at + 1 :], name[:at] + name[at - 1 :], name[::-1][:2] + name, name + "ix"]
     names = [n for n in (Name(i, s) for i, s in enumerate(spellings)) if n.spelling_eligible]
     grams = {i: n.grams for i, n in enumerate(names)}
-    brute = {(i, j) for i in grams for j in grams if i < j and grams_close(grams[i], grams[j])}
+    sets = [frozenset(n.grams) for n in names]
+    brute = {(i, j) for i in grams for j in grams if i < j and grams_close(sets[i], sets[j])}
     found: set = set()
     _trigram_prefix_filter(found, grams)
-    assert len(brute) > 2000
+    assert len(brute) > 1000
     assert found == brute

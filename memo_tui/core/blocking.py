@@ -22,7 +22,7 @@ import os
 import re
 from bisect import bisect_left
 from collections import Counter, defaultdict
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 from itertools import chain, combinations
@@ -284,7 +284,7 @@ def _people(pairs: set[Pair], names: list[Name]) -> None:
                     _add(pairs, i, j)
 
 
-def _trigram_prefix_filter(pairs: set[Pair], grams: dict[int, frozenset[str]]) -> None:
+def _trigram_prefix_filter(pairs: set[Pair], grams: dict[int, Collection[str]]) -> None:
     """AllPairs for Jaccard >= 0.8 with two shared tokens (an l-prefix filter, l = 2). A pair sharing
     80% of its union shares at least `need` = ceil(0.8 / 1.8 (|x| + |y|)) trigrams, at most |x| - need
     of the larger set's are not shared, so the first two shared trigrams (rarest first) stand among its
@@ -402,9 +402,9 @@ def within_edits(key: str, other: str) -> bool:
     return abs(len(key) - len(other)) <= limit and Levenshtein.distance(key, other, score_cutoff=limit) <= limit
 
 
-def grams_close(mine: frozenset, theirs: frozenset) -> bool:
-    """What the trigram family keeps: two sets of trigrams (or of their ranks) sharing 80% of their union."""
-    shared = len(mine & theirs)
+def grams_close(mine: Collection[str], theirs: Collection[str]) -> bool:
+    """What the trigram family keeps: two names' distinct trigrams sharing 80% of their union."""
+    shared = len(frozenset(mine).intersection(theirs))
     return shared >= 0.8 * (len(mine) + len(theirs) - shared)
 
 
