@@ -54,7 +54,7 @@ class Name:
         self.words = words = tuple(t.casefold() for t in tokens_of(key))  # casefolded tokens
         self.digits = digits_of(key)
         self.spelling_eligible = _eligible(merge)  # rule 8 asks only about long, varied enough names
-        self.grams = tuple(trigrams(merge)) if self.spelling_eligible else ()  # a tuple: a third of a set's size
+        self.grams = tuple(trigrams(merge)) if self.spelling_eligible else ()  # a tuple: a sixth of a set's size
         self.core = tuple(w for w in words if w not in COMPANY_SUFFIXES)  # without Inc, Corp, GmbH, ...
         # one token of 2-6 letters with two or more capitals: AWS, RoR, EU
         self.acronym = len(words) == 1 and 2 <= len(key) <= 6 and key.isalpha() and sum(map(str.isupper, key)) >= 2
