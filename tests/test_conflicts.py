@@ -237,6 +237,25 @@ def test_ids_hashes_dates_and_package_versions_inside_names_are_not_values(store
     assert not [f for f in find_conflicts(NS) if f.kind == "contradiction"]
 
 
+def test_the_same_words_in_another_order_are_no_contradiction_though_a_value_differs(store):
+    """Each text has every word as often as the other, but for the value: the words that moved differ
+    too, so the pair is not one statement with another value."""
+    tail = (
+        "on every route of the shared edge cluster in the east region, as the operations team agreed at the"
+        " review of the quarterly capacity plan for the gateway fleet last week"
+    )  # long enough that the first two look alike once the values are masked
+    ingest_records(
+        NS,
+        [
+            PassageRecord("m1", f"Helix Router sends 30 requests to Quartz Ledger {tail}.", "a", at("2026-02-01")),
+            PassageRecord("m2", f"Quartz Ledger sends 60 requests to Helix Router {tail}.", "b", at("2026-02-02")),
+            PassageRecord("m3", f"Helix Router sends 90 requests to Quartz Ledger {tail}.", "c", at("2026-02-03")),
+        ],
+    )
+    pairs = {(f.left_name, f.right_name, f.rule) for f in find_conflicts(NS) if f.kind == "contradiction"}
+    assert pairs == {("m1", "m3", "differs-number")}
+
+
 def test_a_series_on_one_template_is_a_timeline_not_n_squared_conflicts(store):
     bumps = [("1.0.0", "2.0.0"), ("2.0.0", "3.0.0"), ("3.0.0", "4.0.0"), ("4.0.0", "5.0.0")]
     ingest_records(

@@ -216,7 +216,10 @@ def similar_pairs(
 
 def differing_words(left: str, right: str) -> tuple[list[str], list[str]]:
     """The words of each text that the other does not have at that place (for reasons and highlights)."""
-    a, b = words(left), words(right)
+    return _differing(words(left), words(right))
+
+
+def _differing(a: list[str], b: list[str]) -> tuple[list[str], list[str]]:
     only_left: list[str] = []
     only_right: list[str] = []
     for op, i1, i2, j1, j2 in SequenceMatcher(a=a, b=b, autojunk=False).get_opcodes():
@@ -456,7 +459,11 @@ def classify(a: Live, b: Live, named, duplicate: float | None, near: float | Non
 
 def _contradiction(left: Live, right: Live, near: float) -> Finding | None:
     """One subject, another value: every word that differs is a value or a negation."""
-    only_left, only_right = differing_words(left.text, right.text)
+    a, b = words(left.text), words(right.text)
+    counted_a, counted_b = Counter(a), Counter(b)
+    if not all(map(_may_be_said, (counted_a - counted_b).keys() | (counted_b - counted_a).keys())):
+        return None  # a word one text has more often than the other differs wherever the texts differ
+    only_left, only_right = _differing(a, b)
     changed = only_left + only_right
     negated = "no" in changed  # "no longer" is one negation
     if not changed or not all(is_value(w) or _is_negation(w) or (negated and w == "longer") for w in changed):
@@ -469,6 +476,11 @@ def _contradiction(left: Live, right: Live, near: float) -> Finding | None:
     added = any(_is_negation(w) for w in only_right)
     reason = _negation_change(left.text, right.text, added)
     return Finding("contradiction", left.id, right.id, near, "differs-negation", reason)
+
+
+def _may_be_said(word: str) -> bool:
+    """Whether a word that differs can be part of a contradiction ("longer" only after "no")."""
+    return is_value(word) or _is_negation(word) or word == "longer"
 
 
 def _families(pairs: list[tuple[int, int]]) -> dict[int, list[int]]:

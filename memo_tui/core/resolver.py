@@ -280,7 +280,12 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     verdicts = _to_visit(known, found, dropped)
     skipped: dict[tuple[str, int], PairList] = {}  # hopeless asks this pass finds it need not read, by (rule, impact)
     rest = PairList()  # the pairs visited that are not kept by key (those are, below)
+    unread_again = 0  # of the unread, those whose sides' passages are what they were
     for done, pair in enumerate(verdicts, 1):
+        if done % 5000 == 0:
+            _stop_if(cancelled)
+            if progress is not None:
+                progress(done, len(verdicts))
         low, high = pair
         said = found.verdicts[pair]  # a Verdict's fields, made one only when asked about
         mark = marked.get(pair)
@@ -302,11 +307,12 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
             prior = hopeless.get((said[2], impact), _UNKNOWN)
             if prior is _UNKNOWN:
                 prior = _hopeless(said[2], impact, answers, hopeless)
-            info = dropped.get(pair)  # (what its evidence was made of, whether a passage named both sides)
-            if prior is not None and low in standing and high in standing and _was_apart(pair, info, known):
-                # no fact can lift it, and no passage names both: unread
+            if prior is not None and passages.get(low, _NONE).isdisjoint(passages.get(high, _NONE)):
+                # no fact can lift it, and no passage names both: unread (what weighing it would find)
                 skipped.setdefault((said[2], impact), PairList()).append(pair)
+                unread_again += low in standing and high in standing
                 continue
+            info = dropped.get(pair)  # (what its evidence was made of, whether a passage named both sides)
             local = (info[0] if info else known.weighed.get(pair)) if low in unmoved and high in unmoved else None
             if local is not None and local[0] in (said[2], evidence.pattern_of(said[2], True)):
                 # no neighbour shared, none changed: the evidence is what it was but for the prior
@@ -314,10 +320,6 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
                 remade.add(pair)
             else:
                 asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), impact))
-        if done % 5000 == 0:
-            _stop_if(cancelled)
-            if progress is not None:
-                progress(done, len(verdicts))
     folding = {x.id for pair in fold_edges for x in pair}
     wanted = folding | {x.id for q in asks if (q.left.id, q.right.id) not in remade for x in (q.left, q.right)}
     # what this pass folds may ask about the pairs it did not read anew: their sides' facts too
@@ -416,7 +418,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     kept_likely, unread_kept, remade_kept = _kept_asks(kept, answers, hopeless, remake)
     left_unread += unread_kept
     report.unlikely += left_unread + remade_kept - sum(len(pairs) for _, _, pairs in kept_likely)
-    report.not_reweighed = left_unread + len(remade) + remade_kept
+    report.not_reweighed = unread_again + unread_kept + len(remade) + remade_kept
     # a keep-apart decision on an entity folded in this pass now covers its canonical
     settled = {frozenset(absorbed_into[x].id if x in absorbed_into else x for x in pair) for pair in settled}
     asks = _follow_folds(asks, absorbed_into, counts, settled, pending, weigh, name_of, checked=main)
