@@ -153,13 +153,18 @@ def two_stores(backend, tmp_path):
         drop_pg_database(url)
 
 
-@pytest.mark.parametrize("seed, apart, cap", [(3, False, 40), (8, False, 40), (5, True, 40), (6, False, 3)])
-def test_an_incremental_pass_leaves_the_store_as_a_full_pass_does(two_stores, seed, apart, cap, monkeypatch):
+@pytest.mark.parametrize(
+    "seed, apart, cap, chunk", [(3, False, 40, None), (8, False, 40, 1000), (5, True, 40, 1000), (6, False, 3, None)]
+)
+def test_an_incremental_pass_leaves_the_store_as_a_full_pass_does(two_stores, seed, apart, cap, chunk, monkeypatch):
     """`apart`: the names are judged in a second process, as on a large store. A small `cap` defers
     most questions, and a reviewer answers some every time: each pass admits what an earlier one
-    deferred (most of it remembered, not weighed again)."""
+    deferred (most of it remembered, not weighed again). `chunk`: each part is written in rows of
+    that many bytes, as a large store's are."""
     if apart:
         monkeypatch.setattr(pass_memory, "PARALLEL_MIN", 1)
+    if chunk:
+        monkeypatch.setattr(pass_memory, "CHUNK", chunk)
     incremental, full = two_stores
     states, reports = _run(incremental, seed, full=False, cap=cap)
     expected, full_reports = _run(full, seed, full=True, cap=cap)
@@ -184,6 +189,24 @@ def test_a_memory_written_by_other_code_is_not_read(store):
     PassMemory.update(tag="0:other").execute()
     report = resolve(NS)
     assert not report.incremental and report.names_changed == Entity.select().count()
+
+
+def test_a_part_is_read_from_all_its_rows_and_from_no_others(store, monkeypatch):
+    value = {(k, k + 1): ("ask", 0.5, "plural", f"reason {k}") for k in range(400)}
+    monkeypatch.setattr(pass_memory, "CHUNK", 1000)
+    pass_memory.keep(NS, "verdicts", "t", value)
+    rows = PassMemory.select().where(PassMemory.key.contains("verdicts")).count()
+    assert rows > 5 and pass_memory.kept(NS, "verdicts", "t") == value
+    assert pass_memory.kept(NS, "verdicts", "other") is None
+    monkeypatch.setattr(pass_memory, "CHUNK", 1 << 24)
+    pass_memory.keep(NS, "verdicts", "t", {(1, 2): value[(1, 2)]})  # one row now: the others are left unread
+    assert pass_memory.kept(NS, "verdicts", "t") == {(1, 2): value[(1, 2)]}
+    monkeypatch.setattr(pass_memory, "CHUNK", 1000)
+    pass_memory.keep(NS, "verdicts", "t", value)
+    PassMemory.delete().where(PassMemory.key == f"verdicts#3:{NS}").execute()
+    assert pass_memory.kept(NS, "verdicts", "t") is None  # a row is missing: nothing is kept
+    pass_memory.drop(NS)
+    assert not PassMemory.select().where(PassMemory.key.contains("verdicts")).count()
 
 
 def test_what_nothing_changed_is_not_weighed_again_pass_after_pass(store):

@@ -25,6 +25,8 @@ from itertools import compress
 from multiprocessing import get_context
 from pathlib import Path
 
+from peewee import EXCLUDED
+
 from memo_tui.core import blocking, evidence, keys, name_memory, rules
 from memo_tui.core.name_memory import Changes, Pair, drop_verdicts, int_bytes, ints_of, judge_all, judge_changes
 from memo_tui.store import PassMemory, db
@@ -49,16 +51,41 @@ def kept(namespace: str, part: str, tag: str):
     return None if data is None else marshal.loads(data)
 
 
-def _kept_data(namespace: str, part: str, tag: str) -> bytes | None:
+def _kept_data(namespace: str, part: str, tag: str) -> bytes | bytearray | None:
+    """The part's marshalled value, from its rows (`keep`), or None."""
     row = PassMemory.get_or_none(PassMemory.key == f"{part}:{namespace}")
-    return bytes(row.data) if row is not None and row.tag == tag else None
+    if row is None:
+        return None
+    if row.tag == tag:
+        return bytes(row.data)
+    head, _, count = row.tag.rpartition("#")
+    if head != tag:
+        return None
+    data = bytearray(row.data)
+    for at in range(1, int(count)):
+        more = PassMemory.get_or_none(PassMemory.key == _row_key(namespace, part, at))
+        if more is None:
+            return None
+        data += more.data
+    return data
+
+
+CHUNK = 1 << 24  # bytes a row holds: the driver copies what it writes, and SQLite the row it makes
 
 
 def keep(namespace: str, part: str, tag: str, value) -> None:
-    data = marshal.dumps(value)
-    PassMemory.insert(key=f"{part}:{namespace}", tag=tag, data=data).on_conflict(
-        conflict_target=[PassMemory.key], update={PassMemory.tag: tag, PassMemory.data: data}
-    ).execute()
+    """Write a part as one row, or as rows of CHUNK bytes (the first one's tag says how many)."""
+    data = memoryview(marshal.dumps(value))
+    count = max(1, -(-len(data) // CHUNK))
+    for at in range(count):
+        key, chunk = _row_key(namespace, part, at), data[at * CHUNK : (at + 1) * CHUNK]
+        PassMemory.insert(key=key, tag=tag if count == 1 else f"{tag}#{count}", data=chunk).on_conflict(
+            conflict_target=[PassMemory.key], update={PassMemory.tag: EXCLUDED.tag, PassMemory.data: EXCLUDED.data}
+        ).execute()  # each value bound once
+
+
+def _row_key(namespace: str, part: str, at: int) -> str:
+    return f"{part}:{namespace}" if at == 0 else f"{part}#{at}:{namespace}"
 
 
 def _save_names(namespace: str, verdicts: dict[Pair, tuple], changes: Changes) -> None:

@@ -47,21 +47,23 @@ class Name:
 
     def __init__(self, id: int | None, name: str, type: str | None = None) -> None:  # noqa: A002
         self.id, self.name, self.type = id, name, type
+        # equal strings and tuples are one object: a million names are held at once
         self.key = key = identity_key(name)
-        self.folded = key.casefold()
-        self.merge = merge = merge_of(key)
+        self.folded = folded = _same(key, key.casefold())
+        self.merge = merge = _same(folded, merge_of(key))
         self.plain = strip_accents(merge)  # merge key without accents
-        self.words = words = tuple(t.casefold() for t in tokens_of(key))  # casefolded tokens
+        words = tuple(t.casefold() for t in tokens_of(key))  # casefolded tokens
+        self.words = words = (folded,) if words == (folded,) else words
         self.digits = digits_of(key)
         self.spelling_eligible = _eligible(merge)  # rule 8 asks only about long, varied enough names
         self.grams = tuple(trigrams(merge)) if self.spelling_eligible else ()  # a tuple: a sixth of a set's size
-        self.core = tuple(w for w in words if w not in COMPANY_SUFFIXES)  # without Inc, Corp, GmbH, ...
+        self.core = _same(words, tuple(w for w in words if w not in COMPANY_SUFFIXES))  # without Inc, Corp, ...
         # one token of 2-6 letters with two or more capitals: AWS, RoR, EU
         self.acronym = len(words) == 1 and 2 <= len(key) <= 6 and key.isalpha() and sum(map(str.isupper, key)) >= 2
         # initials only of prose names whose words are capitalised: `Amazon Web Services`, not `create_index`
         prose_words = all(w[:1].isupper() or w.casefold() in SMALL_WORDS for w in _SEPARATED.split(key) if w)
         self.code = bool(_CODE_MARK.search(key))
-        self.initials = _initials(words) if prose_words and not self.code else frozenset()
+        self.initials = _initials(words) if prose_words and not self.code else ()
         self._parts: tuple[str, ...] | None = None  # computed when a rule first asks (most names never are)
         self._marks: str | None = None
 
@@ -97,13 +99,18 @@ COMPANY_SUFFIXES = frozenset(
 SMALL_WORDS = frozenset("of on the and for de der la le".split())
 
 
-def _initials(words: tuple[str, ...]) -> frozenset[str]:
+def _same(value, other):
+    """`value` when `other` equals it, else `other`."""
+    return value if other == value else other
+
+
+def _initials(words: tuple[str, ...]) -> tuple[str, ...]:
     """Initials of a multi-token name, with and without small words ('ror', 'rr' for Ruby on Rails)."""
     if len(words) < 2:
-        return frozenset()
-    letters = [w[0] for w in words if w[0].isalpha()]
-    content = [w[0] for w in words if w[0].isalpha() and w not in SMALL_WORDS]
-    return frozenset("".join(x) for x in (letters, content) if len(x) >= 2)
+        return ()
+    letters = "".join(w[0] for w in words if w[0].isalpha())
+    content = "".join(w[0] for w in words if w[0].isalpha() and w not in SMALL_WORDS)
+    return tuple(x for x in dict.fromkeys((letters, content)) if len(x) >= 2)
 
 
 def _eligible(merge: str) -> bool:
