@@ -176,6 +176,14 @@ class Known:
         return standing - moved
 
 
+def add_pair(groups: dict, key, pair: Pair) -> None:
+    """Append a pair to its key's list, made when the key first comes (not once a pair)."""
+    pairs = groups.get(key)
+    if pairs is None:
+        pairs = groups[key] = PairList()
+    pairs.append(pair)
+
+
 def joined(*parts: dict[Kept, PairList]) -> dict[Kept, PairList]:
     """The kept asks of every part, by key."""
     out: dict[Kept, PairList] = {}

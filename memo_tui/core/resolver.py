@@ -21,7 +21,7 @@ from memo_tui.core import decisions, evidence, pass_memory, queue
 from memo_tui.core.conflict_search import queue_conflicts
 from memo_tui.core.evidence import Evidence, StoreFacts
 from memo_tui.core.folds import canonical_rank, follow_aliases
-from memo_tui.core.pass_memory import PairList
+from memo_tui.core.pass_memory import PairList, add_pair
 from memo_tui.core.rules import Name, Verdict, judge_pair
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Entity, Fold, KeepApart, Mention, Passage, Question, utcnow
@@ -309,7 +309,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
                 prior = _hopeless(said[2], impact, answers, hopeless)
             if prior is not None and passages.get(low, _NONE).isdisjoint(passages.get(high, _NONE)):
                 # no fact can lift it, and no passage names both: unread (what weighing it would find)
-                skipped.setdefault((said[2], impact), PairList()).append(pair)
+                add_pair(skipped, (said[2], impact), pair)
                 unread_again += low in standing and high in standing
                 continue
             info = dropped.get(pair)  # (what its evidence was made of, whether a passage named both sides)
@@ -406,9 +406,9 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
             meet = not facts.passage_set(pair[0]).isdisjoint(facts.passage_set(pair[1]))
         rule = q.verdict.rule
         if not meet and _hopeless(rule, q.impact, answers, hopeless) is not None:  # the next pass need not read it
-            kept_here.setdefault((rule, q.impact, None, False), PairList()).append(pair)
+            add_pair(kept_here, (rule, q.impact, None, False), pair)
         elif q.evidence.local is not None:  # its sides share no neighbour: nor need it weigh it while they stand
-            kept_here.setdefault((rule, q.impact, q.evidence.local, meet), PairList()).append(pair)
+            add_pair(kept_here, (rule, q.impact, q.evidence.local, meet), pair)
         else:
             rest.append(pair)
             if not meet:
@@ -493,7 +493,7 @@ def _still_kept(known, steady, unmoved, found, marked, counts, passages, answers
                 if _hopeless(rule, now, answers, hopeless) is not None and passages.get(pair[0], _NONE).isdisjoint(
                     passages.get(pair[1], _NONE)
                 ):  # a side's passages changed, and the ask is still hopeless: unread still
-                    regrouped.setdefault((rule, now, None, False), PairList()).append(pair)
+                    add_pair(regrouped, (rule, now, None, False), pair)
                     continue
             dropped[pair] = (local, meet)
         left = pairs.without(sorted(gone))
@@ -508,11 +508,17 @@ def _to_visit(known, found, dropped: dict) -> list[tuple[int, int]]:
     longer holds (`_still_kept`)."""
     verdicts = found.verdicts
     if known.rest is None:
-        return sorted(verdicts)
+        return sorted(verdicts, key=_pair_order)
     visit = {pair for pair in known.rest if pair in verdicts}
     visit.update(found.changes.said)
     visit.update(pair for pair in dropped if pair in verdicts)
-    return sorted(visit)
+    return sorted(visit, key=_pair_order)
+
+
+def _pair_order(pair: tuple[int, int]) -> int:
+    """A pair's place in id order, as one number (ids are below 2**63 on both backends): sorting by
+    it takes less than half the time tuples take."""
+    return pair[0] << 63 | pair[1]
 
 
 def _borne_on(pairs: PairList, touched: set[int], folding: set[int]) -> list[int]:
