@@ -80,10 +80,15 @@ class Linker:
                 again |= shorter & longer
         again.discard(passage_id)
         out = {}
-        for other in again:
-            shared = sum(other in holders for _, holders in lists)
+        for other in again:  # each in two lists or more: both tallies in one walk of the lists
+            shared, strength = 0, 0
+            for w, holders in lists:
+                theirs = holders.get(other)
+                if theirs is not None:
+                    shared += 1
+                    strength += (w + theirs) / 2
             if shared >= MIN_SHARED:
-                out[other] = [shared, sum((w + holders[other]) / 2 for w, holders in lists if other in holders)]
+                out[other] = [shared, strength]
         return out
 
     def _write(self, overlaps: dict[int, dict[int, list]]) -> None:
