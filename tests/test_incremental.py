@@ -199,8 +199,9 @@ def test_a_part_is_read_from_all_its_rows_and_from_no_others(store, monkeypatch)
     assert rows > 5 and pass_memory.kept(NS, "verdicts", "t") == value
     assert pass_memory.kept(NS, "verdicts", "other") is None
     monkeypatch.setattr(pass_memory, "CHUNK", 1 << 24)
-    pass_memory.keep(NS, "verdicts", "t", {(1, 2): value[(1, 2)]})  # one row now: the others are left unread
+    pass_memory.keep(NS, "verdicts", "t", {(1, 2): value[(1, 2)]})  # one row now: the others go
     assert pass_memory.kept(NS, "verdicts", "t") == {(1, 2): value[(1, 2)]}
+    assert PassMemory.select().where(PassMemory.key.contains("verdicts")).count() == 1
     monkeypatch.setattr(pass_memory, "CHUNK", 1000)
     pass_memory.keep(NS, "verdicts", "t", value)
     PassMemory.delete().where(PassMemory.key == f"verdicts#3:{NS}").execute()

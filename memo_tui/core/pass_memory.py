@@ -58,11 +58,11 @@ def _kept_data(namespace: str, part: str, tag: str) -> bytes | bytearray | None:
         return None
     if row.tag == tag:
         return bytes(row.data)
-    head, _, count = row.tag.rpartition("#")
+    head, rows = _rows_of(row.tag)
     if head != tag:
         return None
     data = bytearray(row.data)
-    for at in range(1, int(count)):
+    for at in range(1, rows):
         more = PassMemory.get_or_none(PassMemory.key == _row_key(namespace, part, at))
         if more is None:
             return None
@@ -74,18 +74,29 @@ CHUNK = 1 << 24  # bytes a row holds: the driver copies what it writes, and SQLi
 
 
 def keep(namespace: str, part: str, tag: str, value) -> None:
-    """Write a part as one row, or as rows of CHUNK bytes (the first one's tag says how many)."""
+    """Write a part as one row, or as rows of CHUNK bytes (the first one's tag says how many); the
+    rows a longer value of the part left are deleted."""
     data = memoryview(marshal.dumps(value))
     count = max(1, -(-len(data) // CHUNK))
+    before = PassMemory.select(PassMemory.tag).where(PassMemory.key == _row_key(namespace, part, 0)).scalar()
     for at in range(count):
         key, chunk = _row_key(namespace, part, at), data[at * CHUNK : (at + 1) * CHUNK]
         PassMemory.insert(key=key, tag=tag if count == 1 else f"{tag}#{count}", data=chunk).on_conflict(
             conflict_target=[PassMemory.key], update={PassMemory.tag: EXCLUDED.tag, PassMemory.data: EXCLUDED.data}
         ).execute()  # each value bound once
+    left = [_row_key(namespace, part, at) for at in range(count, _rows_of(before)[1] if before else 0)]
+    if left:
+        PassMemory.delete().where(PassMemory.key.in_(left)).execute()
 
 
 def _row_key(namespace: str, part: str, at: int) -> str:
     return f"{part}:{namespace}" if at == 0 else f"{part}#{at}:{namespace}"
+
+
+def _rows_of(tag: str) -> tuple[str, int]:
+    """A first row's tag without its count of rows, and that count."""
+    head, mark, count = tag.rpartition("#")
+    return (head, int(count)) if mark and count.isdigit() else (tag, 1)
 
 
 def _save_names(namespace: str, verdicts: dict[Pair, tuple], changes: Changes) -> None:
