@@ -237,20 +237,20 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
         memory = queue_conflicts(namespace, live_ids, named, counts, passage_signatures, dry_run, full)
         found = judging.result()
     unmoved -= found.fresh
-    live = {entity_id: (name, kind) for entity_id, name, kind in rows}
+    live = {row[0]: row for row in rows}  # id -> (id, name, type): the rows themselves, not a copy of each
     book: dict[int, Name] = {}  # the names blocking built are let go: their trigrams were a third of a pass's peak
 
     def name_of(entity_id: int) -> Name:
         """The entity's `Name` for the rules, built when first needed (most remembered pairs never are)."""
         built = book.get(entity_id)
         if built is None:
-            built = book[entity_id] = Name(entity_id, *live[entity_id])
+            built = book[entity_id] = Name(*live[entity_id])
         return built
 
     def ask_of(pair: tuple[int, int], impact: int, found_: Evidence) -> Ask:
         """The ask about a pair kept from the last pass (never one a reviewer marked)."""
         low, high = pair
-        return Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*found.verdicts[pair]), impact, found_)
+        return Ask(Side(*live[low]), Side(*live[high]), Verdict(*found.verdicts[pair]), impact, found_)
 
     remade_from: dict[tuple, Evidence] = {}  # what an evidence was made of -> the evidence (many share it)
 
@@ -316,10 +316,10 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
             local = (info[0] if info else known.weighed.get(pair)) if low in unmoved and high in unmoved else None
             if local is not None and local[0] in (said[2], evidence.pattern_of(said[2], True)):
                 # no neighbour shared, none changed: the evidence is what it was but for the prior
-                asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), impact, remake(local)))
+                asks.append(Ask(Side(*live[low]), Side(*live[high]), Verdict(*said), impact, remake(local)))
                 remade.add(pair)
             else:
-                asks.append(Ask(Side(low, *live[low]), Side(high, *live[high]), Verdict(*said), impact))
+                asks.append(Ask(Side(*live[low]), Side(*live[high]), Verdict(*said), impact))
     folding = {x.id for pair in fold_edges for x in pair}
     wanted = folding | {x.id for q in asks if (q.left.id, q.right.id) not in remade for x in (q.left, q.right)}
     # what this pass folds may ask about the pairs it did not read anew: their sides' facts too
@@ -388,7 +388,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     made = [ask_of(pair, impact, remake(local)) for pair, (_, impact, local, _) in late]
     for pair, (rule, impact, *_) in revived:
         said = _unfolded_said(found.verdicts[pair]) if pair in unfolded_ else found.verdicts[pair]
-        made.append(Ask(Side(pair[0], *live[pair[0]]), Side(pair[1], *live[pair[1]]), Verdict(*said), impact,
+        made.append(Ask(Side(*live[pair[0]]), Side(*live[pair[1]]), Verdict(*said), impact,
                         hopeless[rule, impact]))  # fmt: skip
     made.sort(key=lambda q: (q.left.id, q.right.id))
     asks[:main] = merge(asks[:main], made, key=lambda q: (q.left.id, q.right.id))  # in the order of a visit
