@@ -479,7 +479,8 @@ def _contradiction(left: Live, right: Live, near: float) -> Finding | None:
 
 
 def _may_be_said(word: str) -> bool:
-    """Whether a word that differs can be part of a contradiction ("longer" only after "no")."""
+    """Whether a word that differs may belong to a contradiction: a value, a negation or "longer"
+    (of "no longer": whether "no" differs too is checked once the differing words are known)."""
     return is_value(word) or _is_negation(word) or word == "longer"
 
 
