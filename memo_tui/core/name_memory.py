@@ -250,7 +250,7 @@ class Changes:
     """What blocking and judging found (`Judging`): the verdicts of the pairs judged, and the memory's
     parts as they now are, but for the verdicts (the caller keeps those)."""
 
-    said: dict[Pair, tuple[str, float, str, str]]  # the pairs judged that are not a plain no
+    said: dict[Pair, tuple[str, float, str]]  # the pairs judged that are not a plain no (`_verdicts_of`)
     judged: int
     rejected: int
     fresh: list[int]  # names the last pass did not see as they are now
@@ -263,13 +263,16 @@ class Changes:
 
 
 def _verdicts_of(pairs: Iterable[Pair], names: dict[int, Name]) -> tuple[dict[Pair, tuple], int]:
-    """The fields of the verdicts on these pairs (distinct) that are not a plain no, and how many were."""
-    said, judged = {}, 0
+    """The verdicts on these pairs (distinct) that are not a plain no, as (kind, score, rule), and how
+    many were. Not their reasons (`rules.told`): of millions of verdicts there are a few hundred such
+    fields, each held once."""
+    said, judged, shared = {}, 0, {}
     for pair in pairs:
         judged += 1
         verdict = judge_pair(names[pair[0]], names[pair[1]])
         if verdict.kind != "no":
-            said[pair] = (verdict.kind, verdict.score, verdict.rule, verdict.reason)
+            fields = (verdict.kind, verdict.score, verdict.rule)
+            said[pair] = shared.setdefault(fields, fields)
     return said, judged - len(said)
 
 

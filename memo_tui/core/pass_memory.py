@@ -268,7 +268,7 @@ def drop(namespace: str) -> None:
 class Judged:
     """The verdicts a pass works from: every pair of live names that is not a plain no."""
 
-    verdicts: dict[Pair, tuple[str, float, str, str]]  # (low id, high id) -> a fold or ask `Verdict`'s fields
+    verdicts: dict[Pair, tuple[str, float, str]]  # (low id, high id) -> a fold or ask `Verdict`'s fields, no reason
     judged: int  # pairs the rules looked at in this pass
     rejected: int  # of those, plain noes
     changed: int  # names new or renamed since the last pass (every name on a full pass)
@@ -287,7 +287,9 @@ class Judging:
 
     Entering starts the work; on a large store it runs in a second process (it reads only the names'
     memory, handed over as it is stored), while the caller reads the rest of the store; `result()`
-    waits for it (`save` keeps what it found, with the evidence, at the end of the pass)."""
+    waits for it (`save` keeps what it found, with the evidence, at the end of the pass). A full pass
+    judges on entering, before the caller's reads: its names and indexes, the peak of a pass, are let
+    go before the mention sets are built."""
 
     def __init__(self, namespace: str, rows: list[tuple[int, str, str | None]], full: bool) -> None:
         self._rows = rows
@@ -298,9 +300,12 @@ class Judging:
         rules.learn_frequencies(self._words)  # for the names the pass judges itself (fold groups)
         self._pool: ProcessPoolExecutor | None = None
         self._future = None
+        self._all: Changes | None = None
 
     def __enter__(self) -> Judging:
-        if self._parts is not None and len(self._rows) >= PARALLEL_MIN and (os.cpu_count() or 1) >= 2:
+        if self._parts is None:
+            self._all = judge_all(self._rows)
+        elif len(self._rows) >= PARALLEL_MIN and (os.cpu_count() or 1) >= 2:
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"), initializer=gc.disable)
             self._future = self._pool.submit(judge_changes, self._parts[0], self._parts[1], self._rows, self._words)
         return self
@@ -310,8 +315,8 @@ class Judging:
             self._pool.shutdown(cancel_futures=True)
 
     def result(self) -> Judged:
-        if self._parts is None:
-            changes = judge_all(self._rows)
+        if self._all is not None:
+            changes, self._all = self._all, None
             return Judged(changes.said, changes.judged, changes.rejected, len(changes.fresh), False,
                           set(changes.fresh), changes, len(self._words))  # fmt: skip
         names_part, learned_part, verdicts_part = self._parts

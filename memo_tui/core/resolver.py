@@ -22,7 +22,7 @@ from memo_tui.core.conflict_search import queue_conflicts
 from memo_tui.core.evidence import Evidence, StoreFacts
 from memo_tui.core.folds import canonical_rank, follow_aliases
 from memo_tui.core.pass_memory import PairList, add_pair
-from memo_tui.core.rules import Name, Verdict, judge_pair
+from memo_tui.core.rules import Name, Verdict, judge_pair, told
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Entity, Fold, KeepApart, Mention, Passage, Question, utcnow
 from memo_tui.store.locks import for_update, pass_lock, writing
@@ -436,7 +436,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
         _reweigh_pending(namespace, facts.answers)
     _stop_if(cancelled)
 
-    _admit(namespace, likely, cap, report, dry_run, kept_likely, ask_of)
+    _admit(namespace, likely, cap, report, dry_run, name_of, kept_likely, ask_of)
     if progress is not None:
         progress(len(verdicts), len(verdicts))
     report.memory_unchanged = memory.unchanged
@@ -450,7 +450,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
 
 def _unfolded_said(said: tuple) -> tuple:
     """A fold verdict on a pair whose fold a reviewer reverted is an ask."""
-    return ("ask", said[1], said[2], f"{said[3]}; a fold of these was reverted") if said[0] == "fold" else said
+    return ("ask", said[1], said[2], "; a fold of these was reverted") if said[0] == "fold" else said
 
 
 def _was_apart(pair: tuple[int, int], info: tuple | None, known) -> bool:
@@ -773,10 +773,11 @@ def _follow_folds(asks, absorbed_into, counts, settled, pending, weigh, name_of,
     return list(out.values())
 
 
-def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_run: bool, kept=(), ask_of=None) -> None:
+def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_run: bool, name_of, kept=(),
+           ask_of=None) -> None:  # fmt: skip
     """Queue the highest-impact questions up to the cap; count the rest as deferred. `kept`: more
     likely asks, as (evidence, impact, pairs) (`_kept_asks`), made asks by `ask_of` only when they
-    might be admitted."""
+    might be admitted; `name_of`: an entity's `Name`, for the reasons of those admitted (`told`)."""
     # a question this store's answers have sunk below the floor stays (a reviewer may have seen it) but
     # does not hold a place that a likelier question could take
     waiting = Question.select().where(
@@ -815,7 +816,7 @@ def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_ru
             "right_name": q.right.name,
             "score": q.verdict.score,
             "rule": q.verdict.rule,
-            "reason": f"{q.verdict.reason}; {q.evidence.words()}",
+            "reason": f"{_told(q, name_of)}; {q.evidence.words()}",
             "impact": q.impact,
             "pattern": q.evidence.pattern,
             "likelihood": q.evidence.likelihood,
@@ -828,6 +829,12 @@ def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_ru
     with writing(namespace):
         for start in range(0, len(rows), 500):
             Question.insert_many(rows[start : start + 500]).execute()
+
+
+def _told(q: Ask, name_of) -> str:
+    """The reason of an ask's verdict, told again when the pass remembered it (judged low id first)."""
+    low, high = sorted((q.left.id, q.right.id))
+    return told(name_of(low), name_of(high), q.verdict)
 
 
 def reverted_pairs(namespace: str, home: Homes) -> set[frozenset[int]]:

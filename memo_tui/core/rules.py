@@ -33,7 +33,16 @@ class Verdict:
     kind: str  # fold / ask / no
     score: float
     rule: str
-    reason: str
+    reason: str = ""  # empty, or only notes added since (each "; ..."), on a verdict a pass remembered: `told`
+
+
+def told(a: Name, b: Name, verdict: Verdict) -> str:
+    """The verdict's reason. A pass remembers its verdicts without theirs (millions are held at once,
+    a few are written as questions): the rules give it again, from the names it was judged on (`a`
+    the lower id, as every remembered verdict was judged), followed by the notes added since."""
+    if verdict.reason and not verdict.reason.startswith("; "):
+        return verdict.reason
+    return judge_pair(a, b).reason + verdict.reason
 
 
 class Name:
