@@ -425,8 +425,11 @@ def test_a_pass_looks_up_no_word_frequency_that_an_earlier_one_kept(store, monke
 
 
 def test_a_full_pass_keeps_the_names_part_a_rebuilt_memory_keeps():
-    """The names part a full pass writes (tokens joined as they are made) is byte for byte the one a
-    memory rebuilt from the same names writes, so an incremental pass reads either the same way."""
+    """The names part a full pass writes (tokens joined as they are made) holds what the one a memory
+    rebuilt from the same names holds, so an incremental pass reads either the same way (not byte
+    for byte: marshal marks the objects referenced more than once, which differ between the two)."""
+    import marshal
+
     from memo_tui.core.blocking import gram_order, name_tokens
     from memo_tui.core.name_memory import NameMemory, Names, _base_part, _base_part_of
     from memo_tui.core.rules import Name
@@ -437,5 +440,6 @@ def test_a_full_pass_keeps_the_names_part_a_rebuilt_memory_keeps():
     order = gram_order(built)
     rows = [(n.id, n.name, n.type, n.merge, sorted(name_tokens(n, order))) for n in built]
     assert any(not row[4] for row in rows)
-    assert _base_part_of(built) == _base_part(NameMemory(order, Names.of(rows), set(), {}))
+    (full, keepable), (rebuilt, too) = _base_part_of(built), _base_part(NameMemory(order, Names.of(rows), set(), {}))
+    assert keepable and too and marshal.loads(full) == marshal.loads(rebuilt)
     assert _base_part_of([*built, Name(10_001, "a\x00b")]) == (None, False)

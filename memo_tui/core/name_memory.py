@@ -216,10 +216,11 @@ def drop_verdicts(verdicts: dict[Pair, tuple], gone: set[int]) -> None:
             del verdicts[pair]
 
 
-def _base_part_of(built: list[Name]) -> tuple[tuple | None, bool]:
+def _base_part_of(built: list[Name]) -> tuple[bytes | None, bool]:
     """A full pass's names part, as it is kept (`_base_part`), made from the names blocking built:
     each name's tokens are joined as they are made (millions of token strings held at once took a
-    fifth of the pass's peak)."""
+    fifth of the pass's peak), and the part is marshalled at once (a quarter of a GB on a million
+    names: held as its strings until the pass saved it, it was there twice at the save)."""
     order = gram_order(built)
     ends, count, joined = array("q"), 0, []
     for n in built:
@@ -228,19 +229,21 @@ def _base_part_of(built: list[Name]) -> tuple[tuple | None, bool]:
         ends.append(count)
         if tokens:
             joined.append(SEP.join(tokens))
+    tokens = SEP.join(joined)
+    del joined
     ids, names, types = array("q", (n.id for n in built)), [n.name for n in built], [n.type for n in built]
     try:
-        base = _dumped(ids, names, types, (n.merge for n in built), SEP.join(joined), ends, count)
+        base = _dumped(ids, names, types, (n.merge for n in built), tokens, ends, count)
     except ValueError:
         return None, False
-    return (SEP.join(sorted(order, key=order.get)), len(order), base), True
+    return marshal.dumps((SEP.join(sorted(order, key=order.get)), len(order), base)), True
 
 
-def _base_part(memory: NameMemory) -> tuple[tuple | None, bool]:
-    """The names part of the memory, and whether it can be kept (no name holds the separator)."""
+def _base_part(memory: NameMemory) -> tuple[bytes | None, bool]:
+    """The names part of the memory, marshalled, and whether it can be kept (no name holds the separator)."""
     grams = sorted(memory.order, key=memory.order.get)
     try:
-        return (SEP.join(grams), len(grams), memory.base.dumps()), True
+        return marshal.dumps((SEP.join(grams), len(grams), memory.base.dumps())), True
     except ValueError:
         return None, False
 
@@ -257,7 +260,7 @@ class Changes:
     stale: list[int]  # remembered names gone or renamed since: their verdicts no longer hold
     forgotten: list[int]  # the base's names gone or renamed since it was written
     learned: dict[int, tuple[str, str | None, str, list[str]]]  # names learned since: `NameMemory.learned`
-    base: tuple | None = None  # the names part, when it was written anew (None: it stands)
+    base: bytes | None = None  # the names part, marshalled, when it was written anew (None: it stands)
     keepable: bool = True  # False: a name holds the separator (never one the extractor makes): keep nothing
     words: dict[str, float] = field(default_factory=dict)  # the word frequencies the rules looked up, or were handed
 

@@ -74,9 +74,14 @@ CHUNK = 1 << 24  # bytes a row holds: the driver copies what it writes, and SQLi
 
 
 def keep(namespace: str, part: str, tag: str, value) -> None:
-    """Write a part as one row, or as rows of CHUNK bytes (the first one's tag says how many); the
-    rows a longer value of the part left are deleted."""
-    data = memoryview(marshal.dumps(value))
+    """Write a part's value (marshalled: `keep_data`)."""
+    keep_data(namespace, part, tag, marshal.dumps(value))
+
+
+def keep_data(namespace: str, part: str, tag: str, marshalled: bytes) -> None:
+    """Write a part's marshalled value as one row, or as rows of CHUNK bytes (the first one's tag says
+    how many); the rows a longer value of the part left are deleted."""
+    data = memoryview(marshalled)
     count = max(1, -(-len(data) // CHUNK))
     before = PassMemory.select(PassMemory.tag).where(PassMemory.key == _row_key(namespace, part, 0)).scalar()
     for at in range(count):
@@ -105,7 +110,7 @@ def _save_names(namespace: str, verdicts: dict[Pair, tuple], changes: Changes) -
     learned = changes.learned
     recent = {pair: v for pair, v in verdicts.items() if pair[0] in learned or pair[1] in learned}
     if changes.base is not None:
-        keep(namespace, "names", _tag(), changes.base)
+        keep_data(namespace, "names", _tag(), changes.base)
         keep(namespace, "verdicts", _tag(), verdicts)
     keep(namespace, "learned", _tag(), (int_bytes(changes.forgotten), learned, recent))
 
