@@ -106,6 +106,7 @@ def test_each_spelling_family_finds_pairs_by_its_own_tokens_and_test():
         grams_close,
         name_probes,
         name_tokens,
+        pair_of,
         within_edits,
     )
     from memo_tui.core.rules import spelling_key
@@ -115,9 +116,10 @@ def test_each_spelling_family_finds_pairs_by_its_own_tokens_and_test():
     tokens = [name_tokens(n, order) for n in names]
     probes = [name_probes(n, t) for n, t in zip(names, tokens, strict=True)]
     keyed = [spelling_key(n.name) for n in names]
-    edits = _edit_distance_pairs([n.name for n in names])
-    grams: set = set()
-    _trigram_prefix_filter(grams, {i: n.grams for i, n in enumerate(names) if n.spelling_eligible})
+    edits = set(map(pair_of, _edit_distance_pairs([n.name for n in names])))
+    coded: set[int] = set()
+    _trigram_prefix_filter(coded, {i: n.grams for i, n in enumerate(names) if n.spelling_eligible})
+    grams = set(map(pair_of, coded))
     for kind, found, close in (("E", edits, lambda i, j: within_edits(keyed[i], keyed[j])),
                                ("G", grams, lambda i, j: grams_close(names[i].grams, names[j].grams))):  # fmt: skip
         same_digits = {(i, j) for i, j in found if names[i].digits == names[j].digits}
@@ -135,7 +137,7 @@ def test_the_trigram_family_finds_every_pair_sharing_80_percent_of_its_trigrams(
     doubled or two swapped, a short word added) put many pairs on both sides of Jaccard 0.8."""
     import random
 
-    from memo_tui.core.blocking import _trigram_prefix_filter, grams_close
+    from memo_tui.core.blocking import _trigram_prefix_filter, grams_close, pair_of
 
     rng = random.Random(7)
     spellings = entity_names(900, seed=5)
@@ -146,7 +148,7 @@ def test_the_trigram_family_finds_every_pair_sharing_80_percent_of_its_trigrams(
     grams = {i: n.grams for i, n in enumerate(names)}
     sets = [frozenset(n.grams) for n in names]
     brute = {(i, j) for i in grams for j in grams if i < j and grams_close(sets[i], sets[j])}
-    found: set = set()
+    found: set[int] = set()
     _trigram_prefix_filter(found, grams)
     assert len(brute) > 1000
-    assert found == brute
+    assert set(map(pair_of, found)) == brute

@@ -36,6 +36,10 @@ from memo_tui.core.rules import Name, one_word_of_name, spelling_key
 
 _SUFFIX = re.compile(r"^(.+)\.[a-z0-9]{1,4}$")
 Pair = tuple[int, int]
+# while blocking, a pair of positions (i, j), i < j, is the one number i << SHIFT | j: a set of
+# millions of tuples, each with its two numbers, took a tenth of a large pass's peak
+SHIFT = 32
+LOW = (1 << SHIFT) - 1
 
 
 PARALLEL_MIN = 20_000
@@ -44,7 +48,12 @@ PARALLEL_MIN = 20_000
 def candidate_pairs(names: list[Name]) -> set[Pair]:
     """Index positions (i, j), i < j, of the pairs worth judging."""
     with EditPairs([n.name for n in names]) as edits:
-        return other_pairs(names) | edits.result()
+        return set(map(pair_of, other_pairs(names) | edits.result()))
+
+
+def pair_of(code: int) -> Pair:
+    """The positions (i, j) a pair's number holds (`SHIFT`)."""
+    return code >> SHIFT, code & LOW
 
 
 class EditPairs:
@@ -62,7 +71,7 @@ class EditPairs:
             self._future = self._pool.submit(_edit_distance_pairs, self._raw)
         return self
 
-    def result(self) -> set[Pair]:
+    def result(self) -> set[int]:
         return self._future.result() if self._future is not None else _edit_distance_pairs(self._raw)
 
     def __exit__(self, *exc) -> None:
@@ -79,34 +88,34 @@ def digit_groups(digits: Iterable[tuple[str, ...]]) -> list[list[int]]:
     return [members for members in groups.values() if len(members) > 1]
 
 
-def _within_groups(pairs: set[Pair], members: list[int], found: set[Pair]) -> None:
+def _within_groups(pairs: set[int], members: list[int], found: set[int]) -> None:
     """Pairs found among a group's own positions, as positions of the whole list (order kept)."""
-    pairs.update((members[x], members[y]) for x, y in found)
+    pairs.update(members[code >> SHIFT] << SHIFT | members[code & LOW] for code in found)
 
 
-def _edit_distance_pairs(raw_names: list[str]) -> set[Pair]:
-    pairs: set[Pair] = set()
+def _edit_distance_pairs(raw_names: list[str]) -> set[int]:
+    pairs: set[int] = set()
     keys = [spelling_key(name) for name in raw_names]
     for members in digit_groups(digits_of(identity_key(name)) for name in raw_names):
-        found: set[Pair] = set()
+        found: set[int] = set()
         _edit_distance(found, {x: keys[i] for x, i in enumerate(members) if keys[i] is not None})
         _within_groups(pairs, members, found)
     return pairs
 
 
-def other_pairs(names: list[Name]) -> set[Pair]:
-    """Every family but edit distance."""
-    pairs: set[Pair] = set()
+def other_pairs(names: list[Name]) -> set[int]:
+    """Every family but edit distance (pairs as numbers: `pair_of`)."""
+    pairs: set[int] = set()
     for members in digit_groups(n.digits for n in names):
         group = [names[i] for i in members]
         eligible = [x for x, n in enumerate(group) if n.spelling_eligible]
-        found: set[Pair] = set()
+        found: set[int] = set()
         _other_pairs(found, group, eligible, {x: group[x].merge for x in eligible})
         _within_groups(pairs, members, found)
     return pairs
 
 
-def _other_pairs(pairs: set[Pair], names: list[Name], eligible: list[int], keys: dict[int, str]) -> None:
+def _other_pairs(pairs: set[int], names: list[Name], eligible: list[int], keys: dict[int, str]) -> None:
     _same_key(pairs, (n.merge for n in names))
     # accent-free keys only matter where some name has accents (Café / Cafe)
     accented = {n.plain for n in names if n.plain != n.merge}
@@ -121,18 +130,18 @@ def _other_pairs(pairs: set[Pair], names: list[Name], eligible: list[int], keys:
     _trigram_prefix_filter(pairs, {i: names[i].grams for i in eligible})
 
 
-def _add(pairs: set[Pair], i: int, j: int) -> None:
+def _add(pairs: set[int], i: int, j: int) -> None:
     if i != j:
-        pairs.add((i, j) if i < j else (j, i))
+        pairs.add(i << SHIFT | j if i < j else j << SHIFT | i)
 
 
-def _all_pairs(pairs: set[Pair], members: list[int]) -> None:
+def _all_pairs(pairs: set[int], members: list[int]) -> None:
     for x in range(len(members)):
         for y in range(x + 1, len(members)):
             _add(pairs, members[x], members[y])
 
 
-def _same_key(pairs: set[Pair], keys: Iterable[str]) -> None:
+def _same_key(pairs: set[int], keys: Iterable[str]) -> None:
     buckets: dict[str, list[int]] = defaultdict(list)
     for i, key in enumerate(keys):
         if key:
@@ -142,7 +151,7 @@ def _same_key(pairs: set[Pair], keys: Iterable[str]) -> None:
             _all_pairs(pairs, members)
 
 
-def _file_suffix(pairs: set[Pair], names: list[Name]) -> None:
+def _file_suffix(pairs: set[int], names: list[Name]) -> None:
     by_key = _by_value({i: n.folded for i, n in enumerate(names)})
     for i, n in enumerate(names):
         match = _SUFFIX.match(n.folded)
@@ -151,7 +160,7 @@ def _file_suffix(pairs: set[Pair], names: list[Name]) -> None:
                 _add(pairs, i, j)
 
 
-def _token_runs(pairs: set[Pair], names: list[Name]) -> None:
+def _token_runs(pairs: set[int], names: list[Name]) -> None:
     """Rule 7 needs the shorter name's tokens as a contiguous run of a name 1-2 tokens longer."""
     whole: dict[tuple[str, ...], list[int]] = defaultdict(list)
     for i, n in enumerate(names):
@@ -178,7 +187,7 @@ def _by_value(keys: dict[int, str]) -> dict[str, list[int]]:
     return index
 
 
-def _prefixes(pairs: set[Pair], keys: dict[int, str]) -> None:
+def _prefixes(pairs: set[int], keys: dict[int, str]) -> None:
     by_key = _by_value(keys)
     for i, key in keys.items():
         for cut in (1, 2, 3):
@@ -203,17 +212,20 @@ def _segments(length: int, parts: int) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def _edit_distance(pairs: set[Pair], keys: dict[int, str]) -> None:
+def _edit_distance(pairs: set[int], keys: dict[int, str]) -> None:
     """PassJoin: a string within k edits of a string of length L contains one of the L-string's k+1
     segments, the i-th at most i positions from where it stands and at most k - i from where it would
     stand counted from the end (pigeonhole); each such candidate is then checked exactly. Indexes and
-    candidates are the distinct keys, so gathering them and checking them stay in C."""
+    candidates are the distinct keys, so gathering them and checking them stay in C.
+
+    The index is one dict of segments for each (length, part), and an entry is one key or a list of
+    them (most segments are one key's): a million names make millions of entries."""
     holders = _by_value(keys)
-    index: dict[tuple[int, int, str], list[str]] = defaultdict(list)
+    index: dict[tuple[int, int], dict[str, str | list[str]]] = defaultdict(dict)
     for key in holders:
         k = _limit(len(key))
         for part, (start, size) in enumerate(_segments(len(key), k + 1)):
-            index[(len(key), part, key[start : start + size])].append(key)
+            _file(index[len(key), part], key[start : start + size], key)
     lengths = {len(key) for key in holders}
     for key, mine in holders.items():
         _all_pairs(pairs, mine)
@@ -224,10 +236,15 @@ def _edit_distance(pairs: set[Pair], keys: dict[int, str]) -> None:
                 continue
             found: set[str] = set()
             for part, (start, size) in enumerate(_segments(length, k + 1)):
+                segments = index[length, part]
                 for shift in range(max(-part, delta - (k - part)), min(part, delta + (k - part)) + 1):
                     at = start + shift
                     if 0 <= at and at + size <= len(key):
-                        found.update(index.get((length, part, key[at : at + size]), ()))
+                        entry = segments.get(key[at : at + size])
+                        if type(entry) is str:
+                            found.add(entry)
+                        elif entry is not None:
+                            found.update(entry)
             found.discard(key)
             if not found:
                 continue
@@ -238,7 +255,7 @@ def _edit_distance(pairs: set[Pair], keys: dict[int, str]) -> None:
                         _add(pairs, i, j)
 
 
-def _swaps(pairs: set[Pair], keys: dict[int, str]) -> None:
+def _swaps(pairs: set[int], keys: dict[int, str]) -> None:
     """Short keys (edit limit 1) one adjacent transposition apart."""
     by_key = _by_value(keys)
     for i, key in keys.items():
@@ -248,7 +265,7 @@ def _swaps(pairs: set[Pair], keys: dict[int, str]) -> None:
                     _add(pairs, i, j)
 
 
-def _company_suffixes(pairs: set[Pair], names: list[Name]) -> None:
+def _company_suffixes(pairs: set[int], names: list[Name]) -> None:
     buckets: dict[tuple[str, ...], list[int]] = defaultdict(list)
     for i, n in enumerate(names):
         if n.core:
@@ -258,7 +275,7 @@ def _company_suffixes(pairs: set[Pair], names: list[Name]) -> None:
             _all_pairs(pairs, members)
 
 
-def _acronyms(pairs: set[Pair], names: list[Name]) -> None:
+def _acronyms(pairs: set[int], names: list[Name]) -> None:
     by_initials: dict[str, list[int]] = defaultdict(list)
     for i, n in enumerate(names):
         for initials in n.initials:
@@ -269,7 +286,7 @@ def _acronyms(pairs: set[Pair], names: list[Name]) -> None:
                 _add(pairs, i, j)
 
 
-def _people(pairs: set[Pair], names: list[Name]) -> None:
+def _people(pairs: set[int], names: list[Name]) -> None:
     """People sharing a name token, or an initial / short form of one (J. Smith, Hiro Tanaka)."""
     people = [i for i, n in enumerate(names) if n.type == "person" and len(n.words) >= 2]
     by_head: dict[str, list[int]] = defaultdict(list)
@@ -284,7 +301,7 @@ def _people(pairs: set[Pair], names: list[Name]) -> None:
                     _add(pairs, i, j)
 
 
-def _trigram_prefix_filter(pairs: set[Pair], grams: dict[int, Collection[str]]) -> None:
+def _trigram_prefix_filter(pairs: set[int], grams: dict[int, Collection[str]]) -> None:
     """AllPairs for Jaccard >= 0.8 with two shared tokens (an l-prefix filter, l = 2). A pair sharing
     80% of its union shares at least `need` = ceil(0.8 / 1.8 (|x| + |y|)) trigrams, at most |x| - need
     of the larger set's are not shared, so the first two shared trigrams (rarest first) stand among its
@@ -325,14 +342,19 @@ def _trigram_prefix_filter(pairs: set[Pair], grams: dict[int, Collection[str]]) 
             if (mark & ~marks[j]).bit_count() <= slack and grams_close(mine, grams[j]):
                 _add(pairs, i, j)
         for a, b in combinations(tokens[: size - -(-16 * size // 18) + 2], 2):
-            key = a * width + b
-            entry = index.get(key)
-            if entry is None:
-                index[key] = i
-            elif type(entry) is int:
-                index[key] = [entry, i]
-            else:
-                entry.append(i)
+            _file(index, a * width + b, i)
+
+
+def _file(index: dict, key, value) -> None:
+    """Index `value` (never a list) under `key`: an entry is one value, or a list of them once there
+    are more (most entries of a large index hold one)."""
+    entry = index.get(key)
+    if entry is None:
+        index[key] = value
+    elif type(entry) is list:
+        entry.append(value)
+    else:
+        index[key] = [entry, value]
 
 
 # Incremental blocking. Each family above pairs two names only when they share something exact: a

@@ -287,7 +287,8 @@ def judge_all(rows: list[tuple[int, str, str | None]]) -> Changes:
         base_part, keepable = _base_part_of(ordered)  # the tokens of every name, while the edits are found
         positions |= edits.result()
     names = {n.id: n for n in ordered}
-    said, rejected = _verdicts_of(((ordered[i].id, ordered[j].id) for i, j in positions), names)
+    shift, low = blocking.SHIFT, blocking.LOW
+    said, rejected = _verdicts_of(((ordered[p >> shift].id, ordered[p & low].id) for p in positions), names)
     changes = Changes(said, len(positions), rejected, list(names), [], [], {}, words=known_frequencies())
     changes.base, changes.keepable = base_part, keepable
     return changes
