@@ -22,6 +22,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import chain
@@ -70,7 +71,7 @@ class StoreFacts:
     passage_sets: dict[int, set[int]] = field(default_factory=dict)  # the same as sets: given, or made when asked
     neighbour_cache: dict[int, Counter] = field(default_factory=dict)
     _rarity_sums: dict[int, float] = field(default_factory=dict)
-    _rarity: dict[int, float] = field(default_factory=dict)
+    _rarity: dict[int, float] = field(default_factory=dict)  # passages naming an entity -> its rarity
     _sources: dict[int, frozenset[str]] = field(default_factory=dict)
     _source_counts: dict[int, Counter] = field(default_factory=dict)
 
@@ -79,11 +80,13 @@ class StoreFacts:
         return self.live_passages or len(self.entities_of)
 
     def rarity(self, entity_id: int) -> float:
-        """log(live passages / passages naming it): 0 for a name in every passage."""
-        if not self._rarity:
-            live = max(1, self.live)
-            self._rarity.update((e, math.log(live / n)) for e, n in self.frequency.items())
-        return self._rarity.get(entity_id, 0.0)
+        """log(live passages / passages naming it): 0 for a name in every passage (or in none). Kept by
+        the count, not by the entity: a store has a million entities and a few hundred counts."""
+        count = self.frequency.get(entity_id, 0)
+        found = self._rarity.get(count)
+        if found is None:
+            found = self._rarity[count] = math.log(max(1, self.live) / count) if count else 0.0
+        return found
 
     def passage_set(self, entity_id: int) -> set[int] | frozenset[int]:
         found = self.passage_sets.get(entity_id)
@@ -114,15 +117,13 @@ class StoreFacts:
         return self.frequency.get(entity_id, 0) <= max(2, RARE_SHARE * self.live)
 
     def rarity_sum(self, entity_id: int, neighbours: Counter, lost: set[int]) -> float:
-        self.rarity(entity_id)  # fills the table
-        table = self._rarity
         total = self._rarity_sums.get(entity_id)
         if total is None:
-            total = self._rarity_sums[entity_id] = sum(map(table.__getitem__, neighbours))
-        return total - sum(table[e] for e in lost if e in neighbours)
+            total = self._rarity_sums[entity_id] = sum(map(self.rarity, neighbours))
+        return total - sum(self.rarity(e) for e in lost if e in neighbours)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Evidence:
     pattern: str
     likelihood: float
@@ -214,7 +215,7 @@ def neighbours(facts: StoreFacts, entity_id: int, joint: set[int]) -> tuple[Coun
 
 
 def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_names: set[str], rule: str,
-          names_of: dict[int, str]) -> Evidence:  # fmt: skip
+          names_of: Mapping[int, str]) -> Evidence:  # fmt: skip
     """The likelihood that entities `left` and `right` are one thing."""
     weights = calibration()["weights"]
     joint = facts.passage_set(left) & facts.passage_set(right)

@@ -160,7 +160,7 @@ class PairList:
 @dataclass
 class Known:
     """The evidence layer's memory of the last pass: each entity's passages and each passage's
-    entities as signatures (a count and a hash of the ids); and the asks it visited, by what their
+    entities as signatures (a hash of the ids); and the asks it visited, by what their
     evidence was made of.
 
     While an entity's passages stand, a pair of two such shares no passage still, so a hopeless rule
@@ -170,7 +170,7 @@ class Known:
     it, so no count elsewhere in the store can change it). Such asks are kept by that key (`kept`),
     and a pass reads only those whose key no longer holds."""
 
-    entities: dict[int, tuple[int, int]]  # entity id -> (live passages naming it, the hash of their ids)
+    entities: dict[int, int]  # entity id -> the signature of the live passages naming it
     passages: dict[int, int]  # passage id -> the hash of the entities it names
     apart: set[Pair]  # of the asks weighed anew each pass (they share a neighbour), those whose sides shared no passage
     weighed: dict[Pair, tuple]  # of the pairs in fold groups, what their evidence was made of (as in `Kept`)
@@ -178,7 +178,7 @@ class Known:
     # the other pairs with a verdict that the last pass visited; None: it kept none of this (visit them all)
     rest: PairList | None = None
 
-    def standing(self, now: dict[int, tuple[int, int]]) -> set[int]:
+    def standing(self, now: dict[int, int]) -> set[int]:
         """The entities whose passages are what they were."""
         kept_ = self.entities
         return {entity_id for entity_id, signature in now.items() if kept_.get(entity_id) == signature}
@@ -210,10 +210,9 @@ def joined(*parts: dict[Kept, PairList]) -> dict[Kept, PairList]:
     return out
 
 
-def entity_signatures(passages: dict[int, set[int]]) -> dict[int, tuple[int, int]]:
-    """Entity id -> (number of its passages, the hash of their ids): the hash of numbers is the same
-    in every process."""
-    return {eid: (len(pids), signature_of(pids)) for eid, pids in passages.items()}
+def entity_signatures(passages: dict[int, set[int]]) -> dict[int, int]:
+    """Entity id -> the signature of its passages (one number each: a million entities are held)."""
+    return {eid: signature_of(pids) for eid, pids in passages.items()}
 
 
 def signature_of(ids: Iterable[int]) -> int:

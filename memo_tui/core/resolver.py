@@ -8,8 +8,8 @@ are pending at once; what does not fit is counted as deferred and admitted by a 
 from __future__ import annotations
 
 import time
-from collections import defaultdict
-from collections.abc import Callable
+from collections import ChainMap, defaultdict
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import asdict, dataclass
 from heapq import merge
 from itertools import combinations
@@ -75,7 +75,7 @@ def side(name: Name) -> Side:
     return Side(name.id, name.name, name.type)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Ask:
     left: Side
     right: Side
@@ -86,6 +86,22 @@ class Ask:
     @property
     def priority(self) -> float:  # asks are weighed before admission (`_weighed`)
         return evidence.yield_of(self.evidence.likelihood, self.impact)
+
+
+class NamesOf(Mapping):
+    """Entity id -> name, read from the entity rows by id (`live`): not a second dict of every name."""
+
+    def __init__(self, live: dict[int, tuple[int, str, str | None]]) -> None:
+        self._live = live
+
+    def __getitem__(self, entity_id: int) -> str:
+        return self._live[entity_id][1]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._live)
+
+    def __len__(self) -> int:
+        return len(self._live)
 
 
 def live_mentions(namespace: str) -> list[tuple[int, int]]:
@@ -111,12 +127,16 @@ def mention_sets(rows: list[tuple[int, int]]) -> tuple[dict[int, set[int]], dict
 
 
 def store_facts(
-    wanted: set[int], passages: dict[int, set[int]], named: dict[int, set[int]], sources: dict[int, str]
+    wanted: set[int],
+    passages: dict[int, set[int]],
+    named: dict[int, set[int]],
+    sources: dict[int, str],
+    counts: dict[int, int],
 ) -> StoreFacts:
     """The plain facts the evidence layer weighs, for the entities in `wanted` and their passages
-    (`passages`, `named`: `mention_sets` of the live mentions; `sources`: `live_sources`')."""
+    (`passages`, `named`: `mention_sets` of the live mentions; `sources`: `live_sources`'; `counts`:
+    entity id -> how many of those passages name it)."""
     passages_of = {eid: sorted(passages[eid]) for eid in wanted if eid in passages}
-    counts = {eid: len(pids) for eid, pids in passages.items()}
     return StoreFacts(passages_of, named, sources, frequency=counts, live_passages=len(named), passage_sets=passages)
 
 
@@ -247,10 +267,18 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
             built = book[entity_id] = Name(*live[entity_id])
         return built
 
+    made_of: dict[tuple, Verdict] = {}  # a remembered verdict's fields -> one Verdict (a few hundred for millions)
+
+    def verdict(said: tuple) -> Verdict:
+        made = made_of.get(said)
+        if made is None:
+            made = made_of[said] = Verdict(*said)
+        return made
+
     def ask_of(pair: tuple[int, int], impact: int, found_: Evidence) -> Ask:
         """The ask about a pair kept from the last pass (never one a reviewer marked)."""
         low, high = pair
-        return Ask(Side(*live[low]), Side(*live[high]), Verdict(*found.verdicts[pair]), impact, found_)
+        return Ask(Side(*live[low]), Side(*live[high]), verdict(found.verdicts[pair]), impact, found_)
 
     remade_from: dict[tuple, Evidence] = {}  # what an evidence was made of -> the evidence (many share it)
 
@@ -316,10 +344,10 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
             local = (info[0] if info else known.weighed.get(pair)) if low in unmoved and high in unmoved else None
             if local is not None and local[0] in (said[2], evidence.pattern_of(said[2], True)):
                 # no neighbour shared, none changed: the evidence is what it was but for the prior
-                asks.append(Ask(Side(*live[low]), Side(*live[high]), Verdict(*said), impact, remake(local)))
+                asks.append(Ask(Side(*live[low]), Side(*live[high]), verdict(said), impact, remake(local)))
                 remade.add(pair)
             else:
-                asks.append(Ask(Side(*live[low]), Side(*live[high]), Verdict(*said), impact))
+                asks.append(Ask(Side(*live[low]), Side(*live[high]), verdict(said), impact))
     folding = {x.id for pair in fold_edges for x in pair}
     wanted = folding | {x.id for q in asks if (q.left.id, q.right.id) not in remade for x in (q.left, q.right)}
     # what this pass folds may ask about the pairs it did not read anew: their sides' facts too
@@ -327,7 +355,8 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
         for at in pairs.touching(folding):
             wanted.update((pairs.lows[at], pairs.highs[at]))
     wanted |= {x for pair in _touching(remade, folding) for x in pair}
-    facts = store_facts(wanted, passages, named, sources)
+    facts = store_facts(wanted, passages, named, sources, counts)
+    grown = ChainMap({}, counts)  # a fold adds its member's count to its canonical's; the facts keep them as read
     facts.answers = answers
 
     def kept_fold(pair: tuple[int, int]) -> tuple | None:
@@ -340,7 +369,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     read += [(q.left.id, q.right.id) for q in asks if q.evidence is None]
     joint_texts(facts, read)
     read_pairs = {(min(pair), max(pair)) for pair in read}
-    names_of = {entity_id: name for entity_id, name, _ in rows}
+    names_of = NamesOf(live)
 
     def weigh(a: Side, b: Side, rule: str) -> Evidence:
         pair = (a.id, b.id) if a.id < b.id else (b.id, a.id)
@@ -355,7 +384,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     def judge(a: Name, b: Name, settled: bool = False) -> Verdict:
         """The rules' verdict on two names; a fold verdict kept for the pair stands either way round."""
         said = None if settled else found.verdicts.get((a.id, b.id) if a.id < b.id else (b.id, a.id))
-        return Verdict(*said) if said is not None and said[0] == "fold" else judge_pair(a, b, settled=settled)
+        return verdict(said) if said is not None and said[0] == "fold" else judge_pair(a, b, settled=settled)
 
     def certain(a: Side, b: Side) -> Evidence | None:
         """None when a fold verdict is certain; else the evidence for asking instead. A pair a reviewer
@@ -372,7 +401,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     _stop_if(cancelled)
     main = len(asks)  # the asks about remembered verdicts; folding adds more
     absorbed_into = _apply_folds(
-        namespace, fold_edges, counts, settled, asks, report, dry_run, certain, judge, cancelled
+        namespace, fold_edges, grown, settled, asks, report, dry_run, certain, judge, cancelled
     )
     asks = [_weighed(q, weigh, facts, hopeless) for q in asks]
     # a kept ask that the folds bear on is asked about as if visited
@@ -388,7 +417,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     made = [ask_of(pair, impact, remake(local)) for pair, (_, impact, local, _) in late]
     for pair, (rule, impact, *_) in revived:
         said = _unfolded_said(found.verdicts[pair]) if pair in unfolded_ else found.verdicts[pair]
-        made.append(Ask(Side(*live[pair[0]]), Side(*live[pair[1]]), Verdict(*said), impact,
+        made.append(Ask(Side(*live[pair[0]]), Side(*live[pair[1]]), verdict(said), impact,
                         hopeless[rule, impact]))  # fmt: skip
     made.sort(key=lambda q: (q.left.id, q.right.id))
     asks[:main] = merge(asks[:main], made, key=lambda q: (q.left.id, q.right.id))  # in the order of a visit
@@ -421,7 +450,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     report.not_reweighed = unread_again + unread_kept + len(remade) + remade_kept
     # a keep-apart decision on an entity folded in this pass now covers its canonical
     settled = {frozenset(absorbed_into[x].id if x in absorbed_into else x for x in pair) for pair in settled}
-    asks = _follow_folds(asks, absorbed_into, counts, settled, pending, weigh, name_of, checked=main)
+    asks = _follow_folds(asks, absorbed_into, grown, settled, pending, weigh, name_of, checked=main)
     likely = [q for q in asks if q.evidence.likelihood >= evidence.MIN_LIKELIHOOD and q.priority >= evidence.MIN_YIELD]
     report.unlikely += len(asks) - len(likely)
     if not dry_run:

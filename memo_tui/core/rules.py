@@ -28,7 +28,7 @@ SITE_SUFFIXES = frozenset("org com net io dev ai app".split())
 DOCUMENT_SUFFIXES = frozenset("md txt rst markdown adoc gz".split())
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Verdict:
     kind: str  # fold / ask / no
     score: float
