@@ -47,7 +47,9 @@ def labelled_store_features(name: str, scratch: Path) -> list[tuple[str, bool, d
     pairs = [(r, ids[r["a"]], ids[r["b"]]) for r in labels if r["same"] is not None and r["a"] in ids and r["b"] in ids]
     wanted = {x for _, a, b in pairs for x in (a, b)}
     rows = resolver.live_mentions("default")
-    facts = resolver.store_facts(wanted, *resolver.mention_sets(rows), resolver.live_sources("default")[1])
+    passages, named = resolver.mention_sets(rows)
+    counts = {eid: len(pids) for eid, pids in passages.items()}
+    facts = resolver.store_facts(wanted, passages, named, resolver.live_sources("default")[1], counts)
     resolver.joint_texts(facts, [(a, b) for _, a, b in pairs])
     names_of = {i: n for n, i in ids.items()}
     out = []

@@ -210,6 +210,39 @@ def test_a_part_is_read_from_all_its_rows_and_from_no_others(store, monkeypatch)
     assert not PassMemory.select().where(PassMemory.key.contains("verdicts")).count()
 
 
+def _memory_rows() -> list[tuple[str, str, bytes]]:
+    """The resolution memory's rows (not the passage search's, which its own step writes)."""
+    rows = PassMemory.select().where(~PassMemory.key.startswith("search")).tuples()
+    return sorted((key, tag, bytes(data)) for key, tag, data in rows)
+
+
+def test_a_pass_that_stops_before_its_save_leaves_the_memory_as_it_was(store, monkeypatch):
+    """A full pass writes its names part ahead of the save (staged, never read): stopped before the
+    save, the memory is what it was and the next pass works from it; a dry run stages nothing."""
+    from memo_tui.core.resolver import Cancelled
+
+    monkeypatch.setattr(pass_memory, "CHUNK", 1000)  # parts of many rows
+    rng, pool = random.Random(6), entity_names(80, seed=6)
+    ingest_records(NS, _passages(rng, pool, 0, 40))
+    resolve(NS)
+    kept = _memory_rows()
+    assert not any(key.startswith(pass_memory.STAGED) for key, _, _ in kept)
+    ingest_records(NS, _passages(rng, pool, 1000, 10))
+    resolve(NS, dry_run=True, full=True)
+    assert _memory_rows() == kept
+    with pytest.raises(Cancelled):
+        resolve(NS, full=True, cancelled=lambda: True)
+    rows = _memory_rows()
+    staged = [key for key, _, _ in rows if key.startswith(pass_memory.STAGED)]
+    assert len(staged) > 1 and [row for row in rows if row[0] not in staged] == kept
+    report = resolve(NS)
+    assert report.incremental and 0 < report.names_changed < Entity.select().count()
+    assert not any(key.startswith(pass_memory.STAGED) for key, _, _ in _memory_rows())
+    full = resolve(NS, full=True)  # staged, then kept: the next pass reads it
+    assert not full.incremental and resolve(NS).incremental
+    assert not any(key.startswith(pass_memory.STAGED) for key, _, _ in _memory_rows())
+
+
 def test_what_nothing_changed_is_not_weighed_again_pass_after_pass(store):
     rng = random.Random(4)
     pool = entity_names(160, seed=4)

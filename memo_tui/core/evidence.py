@@ -68,11 +68,12 @@ class StoreFacts:
     frequency: dict[int, int] = field(default_factory=dict)  # entity id -> live passages naming it (all names)
     answers: dict[str, tuple[int, int]] = field(default_factory=dict)  # pattern -> (merged, answered)
     live_passages: int = 0  # live passages naming anything (0: every one is in entities_of)
-    passage_sets: dict[int, set[int]] = field(default_factory=dict)  # the same as sets: given, or made when asked
+    passage_sets: dict[int, frozenset[int]] = field(default_factory=dict)  # the same as sets: given, or made when asked
     neighbour_cache: dict[int, Counter] = field(default_factory=dict)
     _rarity_sums: dict[int, float] = field(default_factory=dict)
     _rarity: dict[int, float] = field(default_factory=dict)  # passages naming an entity -> its rarity
     _sources: dict[int, frozenset[str]] = field(default_factory=dict)
+    _source_sets: dict[frozenset[str], frozenset[str]] = field(default_factory=dict)  # equal ones are one set
     _source_counts: dict[int, Counter] = field(default_factory=dict)
 
     @property
@@ -88,7 +89,7 @@ class StoreFacts:
             found = self._rarity[count] = math.log(max(1, self.live) / count) if count else 0.0
         return found
 
-    def passage_set(self, entity_id: int) -> set[int] | frozenset[int]:
+    def passage_set(self, entity_id: int) -> frozenset[int]:
         found = self.passage_sets.get(entity_id)
         if found is None:
             found = self.passage_sets[entity_id] = frozenset(self.passages_of.get(entity_id, ()))
@@ -103,7 +104,7 @@ class StoreFacts:
         authors = self._sources.get(entity_id)
         if authors is None:
             authors = frozenset(map(self.source_of.get, self.passages_of.get(entity_id, ()))) - {None, ""}
-            self._sources[entity_id] = authors
+            authors = self._sources[entity_id] = self._source_sets.setdefault(authors, authors)
         if not joint or not authors:
             return authors
         counted = self._source_counts.get(entity_id)

@@ -19,7 +19,7 @@ import marshal
 from array import array
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import compress
@@ -260,7 +260,8 @@ class Changes:
     stale: list[int]  # remembered names gone or renamed since: their verdicts no longer hold
     forgotten: list[int]  # the base's names gone or renamed since it was written
     learned: dict[int, tuple[str, str | None, str, list[str]]]  # names learned since: `NameMemory.learned`
-    base: bytes | None = None  # the names part, marshalled, when it was written anew (None: it stands)
+    base: bytes | None = None  # the names part, marshalled, when it was made anew (None: it stands, or is staged)
+    staged: bool = False  # the names part made anew is written, waiting for the save (`pass_memory.stage`)
     keepable: bool = True  # False: a name holds the separator (never one the extractor makes): keep nothing
     words: dict[str, float] = field(default_factory=dict)  # the word frequencies the rules looked up, or were handed
 
@@ -279,18 +280,23 @@ def _verdicts_of(pairs: Iterable[Pair], names: dict[int, Name]) -> tuple[dict[Pa
     return said, judged - len(said)
 
 
-def judge_all(rows: list[tuple[int, str, str | None]]) -> Changes:
-    """Every name blocked and judged, and a base of them all (a full pass)."""
+def judge_all(rows: list[tuple[int, str, str | None]], stage: Callable[[bytes], None] | None = None) -> Changes:
+    """Every name blocked and judged, and a base of them all (a full pass). `stage` is handed the
+    names part as soon as it is made, which is then not held while the pairs are judged."""
     with blocking.EditPairs([name for _, name, _ in rows]) as edits:
         ordered = [Name(*row) for row in rows]
         positions = blocking.other_pairs(ordered)
         base_part, keepable = _base_part_of(ordered)  # the tokens of every name, while the edits are found
+        staged = stage is not None and base_part is not None
+        if staged:
+            stage(base_part)
+            base_part = None
         positions |= edits.result()
     names = {n.id: n for n in ordered}
     shift, low = blocking.SHIFT, blocking.LOW
     said, rejected = _verdicts_of(((ordered[p >> shift].id, ordered[p & low].id) for p in positions), names)
     changes = Changes(said, len(positions), rejected, list(names), [], [], {}, words=known_frequencies())
-    changes.base, changes.keepable = base_part, keepable
+    changes.base, changes.keepable, changes.staged = base_part, keepable, staged
     return changes
 
 

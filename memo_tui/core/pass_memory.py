@@ -94,6 +94,33 @@ def keep_data(namespace: str, part: str, tag: str, marshalled: bytes) -> None:
         PassMemory.delete().where(PassMemory.key.in_(left)).execute()
 
 
+STAGED = "next-"  # a part written before the save that keeps it (`stage`)
+
+
+def stage(namespace: str, part: str, tag: str, marshalled: bytes) -> None:
+    """Write a part's value ahead of the save, where no pass reads it: a large pass need not hold it
+    until its end (the names part of a million names is a quarter of a GB). `_unstage`, in the save's
+    transaction, makes it the part; a pass that stops first leaves it to be written over."""
+    keep_data(namespace, STAGED + part, tag, marshalled)
+
+
+def _unstage(namespace: str, part: str) -> None:
+    """Make the part staged by this pass the kept one, in place of what the part held."""
+    first = _row_key(namespace, STAGED + part, 0)
+    tag = PassMemory.select(PassMemory.tag).where(PassMemory.key == first).scalar()
+    before = PassMemory.select(PassMemory.tag).where(PassMemory.key == _row_key(namespace, part, 0)).scalar()
+    rows, held = _rows_of(tag)[1], _rows_of(before)[1] if before else 0
+    PassMemory.delete().where(PassMemory.key.in_([_row_key(namespace, part, at) for at in range(held)])).execute()
+    for at in range(rows):
+        PassMemory.update(key=_row_key(namespace, part, at)).where(
+            PassMemory.key == _row_key(namespace, STAGED + part, at)
+        ).execute()
+
+
+def _drop_staged(namespace: str) -> None:
+    PassMemory.delete().where(PassMemory.key.startswith(STAGED) & PassMemory.key.endswith(f":{namespace}")).execute()
+
+
 def _row_key(namespace: str, part: str, at: int) -> str:
     return f"{part}:{namespace}" if at == 0 else f"{part}#{at}:{namespace}"
 
@@ -108,10 +135,10 @@ def _save_names(namespace: str, verdicts: dict[Pair, tuple], changes: Changes) -
     """Between rebuilds only what changed since the base is written: names learned and forgotten,
     and their verdicts."""
     learned = changes.learned
-    recent = {pair: v for pair, v in verdicts.items() if pair[0] in learned or pair[1] in learned}
-    if changes.base is not None:
-        keep_data(namespace, "names", _tag(), changes.base)
-        keep(namespace, "verdicts", _tag(), verdicts)
+    recent = {pair: v for pair, v in verdicts.items() if pair[0] in learned or pair[1] in learned} if learned else {}
+    if changes.staged:  # a names part written anew, and the verdicts with it (`Judging`)
+        _unstage(namespace, "names")
+        _unstage(namespace, "verdicts")
     keep(namespace, "learned", _tag(), (int_bytes(changes.forgotten), learned, recent))
 
 
@@ -149,8 +176,9 @@ class PairList:
             keep_[at] = 0
         return PairList(compress(self.lows, keep_), compress(self.highs, keep_))
 
-    def dumps(self) -> tuple[bytes, bytes]:
-        return self.lows.tobytes(), self.highs.tobytes()
+    def dumps(self) -> tuple[array, array]:
+        """The two arrays, as marshal writes them (as their bytes: no copy of them is made first)."""
+        return self.lows, self.highs
 
     @classmethod
     def loads(cls, value: tuple[bytes, bytes]) -> PairList:
@@ -210,7 +238,7 @@ def joined(*parts: dict[Kept, PairList]) -> dict[Kept, PairList]:
     return out
 
 
-def entity_signatures(passages: dict[int, set[int]]) -> dict[int, int]:
+def entity_signatures(passages: dict[int, frozenset[int]]) -> dict[int, int]:
     """Entity id -> the signature of its passages (one number each: a million entities are held)."""
     return {eid: signature_of(pids) for eid, pids in passages.items()}
 
@@ -240,8 +268,23 @@ def load_known(namespace: str) -> Known:
         return Known({}, {}, set(), {})
     entities, passages, apart, weighed, kept_, rest = value
     return Known(
-        entities, passages, set(apart), weighed, {key: PairList.loads(v) for key, v in kept_}, PairList.loads(rest)
+        _signatures_of(entities),
+        _signatures_of(passages),
+        set(apart),
+        weighed,
+        {key: PairList.loads(v) for key, v in kept_},
+        PairList.loads(rest),
     )
+
+
+def _signatures_dumps(signatures: dict[int, int]) -> tuple[array, array]:
+    """Ids and signatures as two arrays (marshal writes their bytes): marshalling a dict of a million
+    numbers held a table of every one shared with the rest of the pass, at its end."""
+    return array("q", signatures), array("q", signatures.values())
+
+
+def _signatures_of(dumped: tuple[bytes, bytes]) -> dict[int, int]:
+    return dict(zip(ints_of(dumped[0]), ints_of(dumped[1]), strict=True))
 
 
 def save(namespace: str, found: Judged, known: Known) -> None:
@@ -254,13 +297,15 @@ def save(namespace: str, found: Judged, known: Known) -> None:
             return
         if changes.fresh or changes.stale:  # names folded away since: worth writing down too
             _save_names(namespace, found.verdicts, changes)
+        _drop_staged(namespace)  # what a pass that stopped before its save staged
         words = changes.words | rules.known_frequencies()  # the second process's and this one's
         if len(words) > found.words_kept:
             keep(namespace, "words", _tag(), words)
         # the pairs as a list: marshal sorts a set's items, which takes longer than all the rest
         kept_ = [(key, pairs.dumps()) for key, pairs in known.kept.items() if pairs]
         rest = (known.rest or PairList()).dumps()
-        value = (known.entities, known.passages, list(known.apart), known.weighed, kept_, rest)
+        entities, passages = _signatures_dumps(known.entities), _signatures_dumps(known.passages)
+        value = (entities, passages, list(known.apart), known.weighed, kept_, rest)
         keep(namespace, "evidence", _evidence_tag(), value)
 
 
@@ -293,10 +338,11 @@ class Judging:
     memory, handed over as it is stored), while the caller reads the rest of the store; `result()`
     waits for it (`save` keeps what it found, with the evidence, at the end of the pass). A full pass
     judges on entering, before the caller's reads: its names and indexes, the peak of a pass, are let
-    go before the mention sets are built."""
+    go before the mention sets are built. A names part made anew is staged at once when the pass
+    `writes` (a dry run writes nothing)."""
 
-    def __init__(self, namespace: str, rows: list[tuple[int, str, str | None]], full: bool) -> None:
-        self._rows = rows
+    def __init__(self, namespace: str, rows: list[tuple[int, str, str | None]], full: bool, writes: bool) -> None:
+        self._namespace, self._rows, self._writes = namespace, rows, writes
         tag = _tag()
         parts = [] if full else [_kept_data(namespace, part, tag) for part in ("names", "learned", "verdicts")]
         self._parts = parts if parts and None not in parts else None
@@ -308,7 +354,8 @@ class Judging:
 
     def __enter__(self) -> Judging:
         if self._parts is None:
-            self._all = judge_all(self._rows)
+            self._all = judge_all(self._rows, self._stage if self._writes else None)
+            self._stage_verdicts(self._all, self._all.said)
         elif len(self._rows) >= PARALLEL_MIN and (os.cpu_count() or 1) >= 2:
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"), initializer=gc.disable)
             self._future = self._pool.submit(judge_changes, self._parts[0], self._parts[1], self._rows, self._words)
@@ -317,6 +364,23 @@ class Judging:
     def __exit__(self, *exc) -> None:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
+
+    def _stage(self, names_part: bytes) -> None:
+        stage(self._namespace, "names", _tag(), names_part)
+
+    def _staged(self, changes: Changes) -> Changes:
+        """The names part made anew, written ahead when the pass writes, and let go."""
+        if changes.base is not None and self._writes:
+            self._stage(changes.base)
+            changes.base, changes.staged = None, True
+        return changes
+
+    def _stage_verdicts(self, changes: Changes, verdicts: dict[Pair, tuple]) -> None:
+        """With a names part staged, the verdicts it goes with, once they are all known: marshalled
+        here, where the pass holds the least, not at the save (millions of them take a tenth of a GB
+        to marshal)."""
+        if changes.staged:
+            stage(self._namespace, "verdicts", _tag(), marshal.dumps(verdicts))
 
     def result(self) -> Judged:
         if self._all is not None:
@@ -330,10 +394,11 @@ class Judging:
         drop_verdicts(verdicts, set(ints_of(forgotten)))
         verdicts.update(recent)
         if self._future is not None:
-            changes = self._future.result()
+            changes = self._staged(self._future.result())
         else:
-            changes = judge_changes(names_part, learned_part, self._rows, self._words)
+            changes = self._staged(judge_changes(names_part, learned_part, self._rows, self._words))
         drop_verdicts(verdicts, set(changes.stale))
         verdicts.update(changes.said)
+        self._stage_verdicts(changes, verdicts)
         fresh = set(changes.fresh)
         return Judged(verdicts, changes.judged, changes.rejected, len(fresh), True, fresh, changes, len(self._words))

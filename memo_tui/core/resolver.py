@@ -115,20 +115,23 @@ def live_mentions(namespace: str) -> list[tuple[int, int]]:
     return rows_of(query)
 
 
-def mention_sets(rows: list[tuple[int, int]]) -> tuple[dict[int, set[int]], dict[int, set[int]]]:
-    """From `live_mentions` rows: entity id -> the live passages that mention it, and passage id ->
-    the entities it mentions."""
+def mention_sets(rows: list[tuple[int, int]]) -> tuple[dict[int, frozenset[int]], dict[int, set[int]]]:
+    """From `live_mentions` rows: entity id -> the live passages that mention it (equal sets are one
+    object: most entities of a large store are named by one passage, and share it with the others
+    that passage names), and passage id -> the entities it mentions."""
     passages: dict[int, set[int]] = defaultdict(set)
     named: dict[int, set[int]] = defaultdict(set)
     for pid, eid in rows:
         passages[eid].add(pid)
         named[pid].add(eid)
-    return passages, named
+    shared: dict[frozenset[int], frozenset[int]] = {}
+    sets = map(frozenset, passages.values())
+    return {eid: shared.setdefault(pids, pids) for eid, pids in zip(passages, sets, strict=True)}, named
 
 
 def store_facts(
     wanted: set[int],
-    passages: dict[int, set[int]],
+    passages: dict[int, frozenset[int]],
     named: dict[int, set[int]],
     sources: dict[int, str],
     counts: dict[int, int],
@@ -240,7 +243,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     home = Homes(namespace)
     report.moot = _settle_moot_questions(namespace, home, dry_run)
     rows = _entity_rows(namespace)
-    with pass_memory.Judging(namespace, rows, full) as judging:  # beside the reads below
+    with pass_memory.Judging(namespace, rows, full, writes=not dry_run) as judging:  # beside the reads below
         passages, named = mention_sets(live_mentions(namespace))
         counts = {eid: len(pids) for eid, pids in passages.items()}
         signatures = pass_memory.entity_signatures(passages)
@@ -462,7 +465,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
             ),
         )
         # before admission, so that it counts the pending questions as the answers now weigh them
-        _reweigh_pending(namespace, facts.answers)
+        _reweigh_pending(namespace, answers)
     _stop_if(cancelled)
 
     _admit(namespace, likely, cap, report, dry_run, name_of, kept_likely, ask_of)

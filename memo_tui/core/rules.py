@@ -9,6 +9,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass
+from sys import intern
 
 from rapidfuzz.distance import Levenshtein
 
@@ -61,7 +62,7 @@ class Name:
         self.folded = folded = _same(key, key.casefold())
         self.merge = merge = _same(folded, merge_of(key))
         self.plain = strip_accents(merge)  # merge key without accents
-        words = tuple(t.casefold() for t in tokens_of(key))  # casefolded tokens
+        words = tuple(intern(t.casefold()) for t in tokens_of(key))  # casefolded tokens
         self.words = words = (folded,) if words == (folded,) else words
         self.digits = digits_of(key)
         self.spelling_eligible = _eligible(merge)  # rule 8 asks only about long, varied enough names
@@ -119,7 +120,7 @@ def _initials(words: tuple[str, ...]) -> tuple[str, ...]:
         return ()
     letters = "".join(w[0] for w in words if w[0].isalpha())
     content = "".join(w[0] for w in words if w[0].isalpha() and w not in SMALL_WORDS)
-    return tuple(x for x in dict.fromkeys((letters, content)) if len(x) >= 2)
+    return tuple(intern(x) for x in dict.fromkeys((letters, content)) if len(x) >= 2)
 
 
 def _eligible(merge: str) -> bool:
