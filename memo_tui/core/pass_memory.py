@@ -24,6 +24,7 @@ from importlib.metadata import version
 from itertools import compress
 from multiprocessing import get_context
 from pathlib import Path
+from typing import NamedTuple
 
 from peewee import EXCLUDED
 
@@ -185,6 +186,21 @@ class PairList:
         return cls(ints_of(value[0]), ints_of(value[1]))
 
 
+class Signatures(NamedTuple):
+    """Entity ids and the signatures of their passages, as two arrays: a million entities are held
+    to the end of a pass, a fifth of the room a dict of them takes."""
+
+    ids: array
+    values: array
+
+    @classmethod
+    def of(cls, passages: dict[int, frozenset[int]]) -> Signatures:
+        return cls(array("q", passages), array("q", map(signature_of, passages.values())))
+
+    def as_dict(self) -> dict[int, int]:
+        return dict(zip(self.ids, self.values, strict=True))
+
+
 @dataclass
 class Known:
     """The evidence layer's memory of the last pass: each entity's passages and each passage's
@@ -198,7 +214,7 @@ class Known:
     it, so no count elsewhere in the store can change it). Such asks are kept by that key (`kept`),
     and a pass reads only those whose key no longer holds."""
 
-    entities: dict[int, int]  # entity id -> the signature of the live passages naming it
+    entities: Signatures  # of the live passages naming each entity
     passages: dict[int, int]  # passage id -> the hash of the entities it names
     apart: set[Pair]  # of the asks weighed anew each pass (they share a neighbour), those whose sides shared no passage
     weighed: dict[Pair, tuple]  # of the pairs in fold groups, what their evidence was made of (as in `Kept`)
@@ -206,10 +222,14 @@ class Known:
     # the other pairs with a verdict that the last pass visited; None: it kept none of this (visit them all)
     rest: PairList | None = None
 
-    def standing(self, now: dict[int, int]) -> set[int]:
+    @classmethod
+    def nothing(cls) -> Known:
+        return cls(Signatures(array("q"), array("q")), {}, set(), {})
+
+    def standing(self, now: Signatures) -> set[int]:
         """The entities whose passages are what they were."""
-        kept_ = self.entities
-        return {entity_id for entity_id, signature in now.items() if kept_.get(entity_id) == signature}
+        kept_ = self.entities.as_dict()
+        return {entity_id for entity_id, signature in zip(*now, strict=True) if kept_.get(entity_id) == signature}
 
     def settled(self, standing: set[int], now: dict[int, int], named: dict[int, set[int]]) -> set[int]:
         """Of those, the ones none of whose passages names other entities than it did."""
@@ -238,11 +258,6 @@ def joined(*parts: dict[Kept, PairList]) -> dict[Kept, PairList]:
     return out
 
 
-def entity_signatures(passages: dict[int, frozenset[int]]) -> dict[int, int]:
-    """Entity id -> the signature of its passages (one number each: a million entities are held)."""
-    return {eid: signature_of(pids) for eid, pids in passages.items()}
-
-
 def signature_of(ids: Iterable[int]) -> int:
     """The hash of a set of ids: the same in every process (Python salts the hashes of text only)."""
     return hash(frozenset(ids))
@@ -265,10 +280,10 @@ def load_known(namespace: str) -> Known:
     """What the last pass knew (nothing, when it kept nothing or other code wrote it)."""
     value = kept(namespace, "evidence", _evidence_tag())
     if value is None:
-        return Known({}, {}, set(), {})
+        return Known.nothing()
     entities, passages, apart, weighed, kept_, rest = value
     return Known(
-        _signatures_of(entities),
+        Signatures(ints_of(entities[0]), ints_of(entities[1])),
         _signatures_of(passages),
         set(apart),
         weighed,
@@ -278,8 +293,8 @@ def load_known(namespace: str) -> Known:
 
 
 def _signatures_dumps(signatures: dict[int, int]) -> tuple[array, array]:
-    """Ids and signatures as two arrays (marshal writes their bytes): marshalling a dict of a million
-    numbers held a table of every one shared with the rest of the pass, at its end."""
+    """Ids and signatures as two arrays (marshal writes their bytes): marshalling a dict of numbers
+    holds a table of every one shared with the rest of the pass."""
     return array("q", signatures), array("q", signatures.values())
 
 
@@ -304,7 +319,7 @@ def save(namespace: str, found: Judged, known: Known) -> None:
         # the pairs as a list: marshal sorts a set's items, which takes longer than all the rest
         kept_ = [(key, pairs.dumps()) for key, pairs in known.kept.items() if pairs]
         rest = (known.rest or PairList()).dumps()
-        entities, passages = _signatures_dumps(known.entities), _signatures_dumps(known.passages)
+        entities, passages = tuple(known.entities), _signatures_dumps(known.passages)
         value = (entities, passages, list(known.apart), known.weighed, kept_, rest)
         keep(namespace, "evidence", _evidence_tag(), value)
 
@@ -322,7 +337,7 @@ class Judged:
     rejected: int  # of those, plain noes
     changed: int  # names new or renamed since the last pass (every name on a full pass)
     incremental: bool
-    fresh: set[int]  # their ids
+    fresh: set[int]  # their ids, when judged against the memory (a full judging sets them against none: empty)
     changes: Changes  # what `save` keeps of the names
     words_kept: int = 0  # word frequencies the memory held: `save` writes them again only when there are more
 
@@ -365,6 +380,12 @@ class Judging:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
 
+    @property
+    def incremental(self) -> bool:
+        """Whether the names are judged against the memory (else every name is: the evidence memory
+        is then not read either, as nothing says which names it saw)."""
+        return self._parts is not None
+
     def _stage(self, names_part: bytes) -> None:
         stage(self._namespace, "names", _tag(), names_part)
 
@@ -385,8 +406,8 @@ class Judging:
     def result(self) -> Judged:
         if self._all is not None:
             changes, self._all = self._all, None
-            return Judged(changes.said, changes.judged, changes.rejected, len(changes.fresh), False,
-                          set(changes.fresh), changes, len(self._words))  # fmt: skip
+            return Judged(changes.said, changes.judged, changes.rejected, len(changes.fresh), False, set(), changes,
+                          len(self._words))  # fmt: skip
         names_part, learned_part, verdicts_part = self._parts
         self._parts = None  # tens of MB on a large store: let go once read
         verdicts = marshal.loads(verdicts_part)  # the base's, less those of names forgotten since

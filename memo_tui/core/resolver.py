@@ -246,9 +246,9 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     with pass_memory.Judging(namespace, rows, full, writes=not dry_run) as judging:  # beside the reads below
         passages, named = mention_sets(live_mentions(namespace))
         counts = {eid: len(pids) for eid, pids in passages.items()}
-        signatures = pass_memory.entity_signatures(passages)
+        signatures = pass_memory.Signatures.of(passages)
         passage_signatures = pass_memory.passage_signatures(named)
-        known = pass_memory.Known({}, {}, set(), {}) if full else pass_memory.load_known(namespace)
+        known = pass_memory.load_known(namespace) if judging.incremental else pass_memory.Known.nothing()
         standing = known.standing(signatures)  # their passages are what they were
         unmoved = known.settled(standing, passage_signatures, named)  # and so are their neighbours
         answers = answer_counts(namespace)
@@ -426,10 +426,10 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     asks[:main] = merge(asks[:main], made, key=lambda q: (q.left.id, q.right.id))  # in the order of a visit
     main += len(made)
     apart: set[tuple[int, int]] = set()
-    # what the next pass may leave unvisited, beside what it kept: the unread, and the asks below
-    kept_here = {
-        (rule, impact, None, False): PairList(pairs.lows, pairs.highs) for (rule, impact), pairs in skipped.items()
-    }
+    left_unread = sum(map(len, skipped.values()))
+    # what the next pass may leave unvisited, beside what it kept: the unread (their lists, grown
+    # below, not copies: hundreds of thousands of pairs), and the asks below
+    kept_here = {(rule, impact, None, False): pairs for (rule, impact), pairs in skipped.items()}
     for q in asks[:main]:
         pair = (q.left.id, q.right.id)
         if pair in remade:  # its passages are what they were: so is whether they meet
@@ -446,7 +446,6 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
             if not meet:
                 apart.add(pair)
     weighed = {pair: q.local for pair, q in doubts.items() if q is not None and q.local is not None}
-    left_unread = sum(map(len, skipped.values()))
     kept_likely, unread_kept, remade_kept = _kept_asks(kept, answers, hopeless, remake)
     left_unread += unread_kept
     report.unlikely += left_unread + remade_kept - sum(len(pairs) for _, _, pairs in kept_likely)
