@@ -354,7 +354,7 @@ class Judging:
     waits for it (`save` keeps what it found, with the evidence, at the end of the pass). A full pass
     judges on entering, before the caller's reads: its names and indexes, the peak of a pass, are let
     go before the mention sets are built. A names part made anew is staged at once when the pass
-    `writes` (a dry run writes nothing)."""
+    `writes`, and the verdicts with it once they are all known (a dry run writes nothing)."""
 
     def __init__(self, namespace: str, rows: list[tuple[int, str, str | None]], full: bool, writes: bool) -> None:
         self._namespace, self._rows, self._writes = namespace, rows, writes
