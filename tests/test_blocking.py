@@ -100,7 +100,7 @@ def test_each_spelling_family_finds_pairs_by_its_own_tokens_and_test():
     (E) both ways and is `within_edits`; a pair the trigram family finds shares a trigram token (G)
     both ways and is `grams_close`. So a candidate is tested only by the family that found it."""
     from memo_tui.core.blocking import (
-        _edit_distance_pairs,
+        EditPairs,
         _trigram_prefix_filter,
         gram_order,
         grams_close,
@@ -116,7 +116,10 @@ def test_each_spelling_family_finds_pairs_by_its_own_tokens_and_test():
     tokens = [name_tokens(n, order) for n in names]
     probes = [name_probes(n, t) for n, t in zip(names, tokens, strict=True)]
     keyed = [spelling_key(n.name) for n in names]
-    edits = set(map(pair_of, _edit_distance_pairs([n.name for n in names])))
+    with EditPairs([n.name for n in names]) as found:
+        numbers = found.result()
+    edits = set(map(pair_of, numbers))
+    assert len(edits) == len(numbers)  # each pair once
     coded: set[int] = set()
     _trigram_prefix_filter(coded, {i: n.grams for i, n in enumerate(names) if n.spelling_eligible})
     grams = set(map(pair_of, coded))

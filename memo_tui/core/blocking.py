@@ -17,9 +17,11 @@ lost (a test compares with a brute-force pass):
 from __future__ import annotations
 
 import gc
+import marshal
 import math
 import os
 import re
+from array import array
 from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable
@@ -48,7 +50,9 @@ PARALLEL_MIN = 20_000
 def candidate_pairs(names: list[Name]) -> set[Pair]:
     """Index positions (i, j), i < j, of the pairs worth judging."""
     with EditPairs([n.name for n in names]) as edits:
-        return set(map(pair_of, other_pairs(names) | edits.result()))
+        found = other_pairs(names)
+        found.update(edits.result())
+        return set(map(pair_of, found))
 
 
 def pair_of(code: int) -> Pair:
@@ -58,7 +62,9 @@ def pair_of(code: int) -> Pair:
 
 class EditPairs:
     """The edit-distance family, the costliest index, built from the raw names; on large inputs in
-    a second process, so the caller can build its `Name`s and the other indexes meanwhile."""
+    a second process, so the caller can build its `Name`s and the other indexes meanwhile. The
+    names go as one marshalled string, let go once their keys are made, and the pairs come back
+    as an array of their numbers: sets and lists of a million objects were most of that process."""
 
     def __init__(self, raw_names: list[str]) -> None:
         self._raw = raw_names
@@ -68,11 +74,14 @@ class EditPairs:
     def __enter__(self) -> EditPairs:
         if len(self._raw) >= PARALLEL_MIN and (os.cpu_count() or 1) >= 2:
             self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"), initializer=gc.disable)
-            self._future = self._pool.submit(_edit_distance_pairs, self._raw)
+            self._future = self._pool.submit(_edit_distance_pairs, marshal.dumps(self._raw))
         return self
 
-    def result(self) -> set[int]:
-        return self._future.result() if self._future is not None else _edit_distance_pairs(self._raw)
+    def result(self) -> array:
+        """The pairs' numbers (`pair_of`), each once."""
+        if self._future is not None:
+            return self._future.result()
+        return _edit_distance_pairs(marshal.dumps(self._raw))
 
     def __exit__(self, *exc) -> None:
         if self._pool is not None:
@@ -93,13 +102,18 @@ def _within_groups(pairs: set[int], members: list[int], found: set[int]) -> None
     pairs.update(members[code >> SHIFT] << SHIFT | members[code & LOW] for code in found)
 
 
-def _edit_distance_pairs(raw_names: list[str]) -> set[int]:
-    pairs: set[int] = set()
-    keys = [spelling_key(name) for name in raw_names]
-    for members in digit_groups(digits_of(identity_key(name)) for name in raw_names):
-        found: set[int] = set()
-        _edit_distance(found, {x: keys[i] for x, i in enumerate(members) if keys[i] is not None})
-        _within_groups(pairs, members, found)
+def _edit_distance_pairs(packed: bytes) -> array:
+    names = marshal.loads(packed)
+    keys = [spelling_key(name) for name in names]
+    groups = digit_groups(digits_of(identity_key(name)) for name in names)
+    del names
+    pairs = array("Q")
+    for members in groups:
+        holders: dict[str, int | list[int]] = {}
+        for i in members:
+            if keys[i] is not None:
+                _file(holders, keys[i], i)
+        _edit_distance(pairs, holders)
     return pairs
 
 
@@ -212,47 +226,54 @@ def _segments(length: int, parts: int) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def _edit_distance(pairs: set[int], keys: dict[int, str]) -> None:
+def _edit_distance(pairs: array, holders: dict[str, int | list[int]]) -> None:
     """PassJoin: a string within k edits of a string of length L contains one of the L-string's k+1
     segments, the i-th at most i positions from where it stands and at most k - i from where it would
     stand counted from the end (pigeonhole); each such candidate is then checked exactly. Indexes and
     candidates are the distinct keys, so gathering them and checking them stay in C.
 
-    The index is one dict of segments for each (length, part), and an entry is one key or a list of
-    them (most segments are one key's): a million names make millions of entries."""
-    holders = _by_value(keys)
-    index: dict[tuple[int, int], dict[str, str | list[str]]] = defaultdict(dict)
-    for key in holders:
-        k = _limit(len(key))
-        for part, (start, size) in enumerate(_segments(len(key), k + 1)):
-            _file(index[len(key), part], key[start : start + size], key)
-    lengths = {len(key) for key in holders}
+    The indexed side is the shorter (or equal) one, so the keys of one length are indexed, probed by
+    the keys of that length and the k longer ones, and let go: the index holds one length's segments
+    at a time (all of them at once were most of a large pass's edit process). It is one dict of
+    segments for each part, and an entry is one key or a list of them (most segments are one key's);
+    `holders` gives the names that have each key the same way (ascending); each pair is appended
+    once: of two keys of one length, the smaller one finds the other."""
+    append = pairs.append
+    by_length: dict[int, list[str]] = defaultdict(list)
     for key, mine in holders.items():
-        _all_pairs(pairs, mine)
-        for length in range(len(key) - 2, len(key) + 1):  # the indexed side is the shorter (or equal) one
-            k = _limit(length)
-            delta = len(key) - length
-            if length not in lengths or delta > k:
-                continue
-            found: set[str] = set()
-            for part, (start, size) in enumerate(_segments(length, k + 1)):
-                segments = index[length, part]
-                for shift in range(max(-part, delta - (k - part)), min(part, delta + (k - part)) + 1):
-                    at = start + shift
-                    if 0 <= at and at + size <= len(key):
-                        entry = segments.get(key[at : at + size])
-                        if type(entry) is str:
-                            found.add(entry)
-                        elif entry is not None:
-                            found.update(entry)
-            found.discard(key)
-            if not found:
-                continue
-            close = process.extract(key, list(found), scorer=Levenshtein.distance, score_cutoff=k, limit=None)
-            for other, _, _ in close:
-                for i in mine:
-                    for j in holders[other]:
-                        _add(pairs, i, j)
+        if type(mine) is list:
+            for i, j in combinations(mine, 2):
+                append(i << SHIFT | j)
+        by_length[len(key)].append(key)
+    for length in sorted(by_length):
+        k = _limit(length)
+        segmented = _segments(length, k + 1)
+        index: list[dict[str, str | list[str]]] = [{} for _ in segmented]
+        for key in by_length[length]:
+            for part, (start, size) in enumerate(segmented):
+                _file(index[part], key[start : start + size], key)
+        for delta in range(k + 1):
+            for key in by_length.get(length + delta, ()):
+                found: set[str] = set()
+                for part, (start, size) in enumerate(segmented):
+                    segments = index[part]
+                    for shift in range(max(-part, delta - (k - part)), min(part, delta + (k - part)) + 1):
+                        at = start + shift
+                        if 0 <= at and at + size <= len(key):
+                            entry = segments.get(key[at : at + size])
+                            if type(entry) is str:
+                                found.add(entry)
+                            elif entry is not None:
+                                found.update(entry)
+                found = [other for other in found if other > key] if delta == 0 else list(found)
+                if not found:
+                    continue
+                close = process.extract(key, found, scorer=Levenshtein.distance, score_cutoff=k, limit=None)
+                mine = _listed(holders[key])
+                for other, _, _ in close:
+                    for i in mine:
+                        for j in _listed(holders[other]):
+                            append(i << SHIFT | j if i < j else j << SHIFT | i)
 
 
 def _swaps(pairs: set[int], keys: dict[int, str]) -> None:
@@ -343,6 +364,11 @@ def _trigram_prefix_filter(pairs: set[int], grams: dict[int, Collection[str]]) -
                 _add(pairs, i, j)
         for a, b in combinations(tokens[: size - -(-16 * size // 18) + 2], 2):
             _file(index, a * width + b, i)
+
+
+def _listed(entry) -> list:
+    """An entry `_file` made, as a list."""
+    return entry if type(entry) is list else [entry]
 
 
 def _file(index: dict, key, value) -> None:

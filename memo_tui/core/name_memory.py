@@ -291,7 +291,7 @@ def judge_all(rows: list[tuple[int, str, str | None]], stage: Callable[[bytes], 
         if staged:
             stage(base_part)
             base_part = None
-        positions |= edits.result()
+        positions.update(edits.result())
     names = {n.id: n for n in ordered}
     shift, low = blocking.SHIFT, blocking.LOW
     said, rejected = _verdicts_of(((ordered[p >> shift].id, ordered[p & low].id) for p in positions), names)
