@@ -343,8 +343,10 @@ def _trigram_prefix_filter(pairs: set[int], grams: dict[int, Collection[str]]) -
     rank = {g: r for r, g in enumerate(sorted(frequency, key=lambda g: (frequency[g], g)))}
     width = len(rank)
     ranked = {i: sorted(map(rank.__getitem__, gs)) for i, gs in grams.items()}
-    marks = {i: sum(1 << r for r in {r & 127 for r in ranks}) for i, ranks in ranked.items()}
-    size_of = {i: len(gs) for i, gs in grams.items()}
+    span = max(grams, default=-1) + 1  # marks and sizes by position: lists take a fifth of a dict's room
+    marks, size_of = [0] * span, [0] * span
+    for i, ranks in ranked.items():
+        marks[i], size_of[i] = sum(1 << r for r in {r & 127 for r in ranks}), len(ranks)
     index: dict[int, int | list[int]] = {}
     for i in sorted(ranked, key=lambda i: (size_of[i], i)):
         tokens, size = ranked.pop(i), size_of[i]

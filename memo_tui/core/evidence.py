@@ -89,6 +89,13 @@ class StoreFacts:
             found = self._rarity[count] = math.log(max(1, self.live) / count) if count else 0.0
         return found
 
+    def let_go(self) -> None:
+        """Forget the passages and all that was found of them (not `frequency` and `answers`, which a
+        pass goes on using): once nothing more is weighed, a large pass need not hold them."""
+        self.passages_of, self.entities_of, self.source_of, self.passage_sets = {}, {}, {}, {}
+        self.text_of, self.external_of, self.surfaces, self.neighbour_cache = {}, {}, {}, {}
+        self._sources, self._source_sets, self._source_counts, self._rarity_sums = {}, {}, {}, {}
+
     def passage_set(self, entity_id: int) -> frozenset[int]:
         found = self.passage_sets.get(entity_id)
         if found is None:

@@ -455,6 +455,12 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     asks = _follow_folds(asks, absorbed_into, grown, settled, pending, weigh, name_of, checked=main)
     likely = [q for q in asks if q.evidence.likelihood >= evidence.MIN_LIKELIHOOD and q.priority >= evidence.MIN_YIELD]
     report.unlikely += len(asks) - len(likely)
+    # what only the weighing read, let go before the save, where a large pass peaks: the passages,
+    # neighbours and asks too unlikely to admit were a twentieth of it at a million names
+    facts.let_go()
+    doubts.clear()
+    read_pairs.clear()
+    del asks, passages, named, sources, wanted, read
     if not dry_run:
         pass_memory.save(
             namespace,
