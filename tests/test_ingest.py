@@ -2,9 +2,13 @@
 
 import json
 
+import pytest
+
 from memo_tui.core.ingest import forget, ingest_paths, ingest_records
 from memo_tui.core.sources import PassageRecord
 from memo_tui.store import Entity, Mention, Passage, Relation, graph_version
+from memo_tui.store.connect import is_postgres
+from memo_tui.store.models import db
 
 
 def write_jsonl(path, rows):
@@ -132,3 +136,31 @@ def test_namespaces_are_separate(store):
     ingest_records("two", [PassageRecord("x", "We run Postgres here.", "s")])
     assert Entity.select().where(Entity.namespace == "one").count() == 1
     assert Entity.select().where(Entity.namespace == "two").count() == 1
+
+
+def test_an_ingest_that_doubles_the_passages_tells_sqlite_how_the_rows_spread(store):
+    """With statistics, SQLite reads one namespace's entities (every one here) by a scan of the
+    table, not row by row through the namespace index. An ingest that does not double the passages
+    leaves the statistics as they were; one that does refreshes them."""
+    if is_postgres():
+        pytest.skip("PostgreSQL keeps its own statistics")
+
+    def records(start: int, count: int) -> list[PassageRecord]:
+        return [
+            PassageRecord(f"p{i}", f"Tool{i} runs on Host{i % 7} with Kafka.", "s") for i in range(start, start + count)
+        ]
+
+    def plan() -> str:
+        sql = "EXPLAIN QUERY PLAN SELECT id, name, type FROM entity WHERE namespace = ? ORDER BY id"
+        return " ".join(row[3] for row in db.execute_sql(sql, ("default",)).fetchall())
+
+    def passages_seen() -> int:
+        return int(db.execute_sql("SELECT stat FROM sqlite_stat1 WHERE tbl = 'passage'").fetchone()[0].split()[0])
+
+    assert "USING INDEX" in plan()  # no statistics yet: the index, row by row
+    ingest_records("default", records(0, 300))
+    assert plan() == "SCAN entity" and passages_seen() == 300
+    ingest_records("default", records(300, 200))
+    assert passages_seen() == 300
+    ingest_records("default", records(500, 100))
+    assert passages_seen() == 600

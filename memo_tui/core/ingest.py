@@ -28,7 +28,7 @@ from memo_tui.errors import MemoError
 from memo_tui.store import Mention, Passage, Relation, bump_version, graph_version, utcnow
 from memo_tui.store.locks import writing
 from memo_tui.store.queries import live_passages_by_external_id
-from memo_tui.store.statements import Inserter, paused_gc
+from memo_tui.store.statements import Inserter, paused_gc, refresh_statistics
 
 CHUNK = 500
 PARALLEL_MIN = 5000
@@ -125,6 +125,7 @@ class PassageWriter:
         with paused_gc():
             self._write(records, progress)
         self.report.entities_new = self.entities.created
+        refresh_statistics()
 
     def _write(self, records: list[PassageRecord], progress: Callable[[int, int], None] | None) -> None:
         chunks = [records[start : start + CHUNK] for start in range(0, len(records), CHUNK)]

@@ -187,6 +187,23 @@ def run_count(sql: str, params: Sequence = ()) -> int:
     return cursor.rowcount
 
 
+def refresh_statistics() -> None:
+    """Let SQLite's planner know how the rows spread (ANALYZE) once the passages have doubled since
+    it last looked. Without it a pass reads a namespace through the namespace index row by row, even
+    when the namespace is the whole table: three times as long as a scan. PostgreSQL keeps its own
+    (autovacuum). A store too busy to take it keeps the statistics it had: they are only a hint."""
+    if isinstance(db.obj, pw.PostgresqlDatabase):
+        return
+    try:
+        analysed = db.execute_sql("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").fetchone()
+        stat = analysed and db.execute_sql("SELECT stat FROM sqlite_stat1 WHERE tbl = 'passage'").fetchone()
+        (rows,) = db.execute_sql("SELECT coalesce(max(id), 0) FROM passage").fetchone()
+        if rows and rows >= 2 * (int(stat[0].split()[0]) if stat else 0):
+            db.execute_sql("ANALYZE")
+    except pw.OperationalError:
+        pass
+
+
 def rows_of(query: pw.Query) -> list[tuple]:
     """A Peewee query's rows as plain tuples straight from the cursor (no per-value conversion)."""
     return db.execute_sql(*query.sql()).fetchall()
