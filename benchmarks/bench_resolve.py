@@ -36,7 +36,7 @@ from memo_tui.core.opening import open_store  # noqa: E402
 from memo_tui.core.resolver import resolve  # noqa: E402
 from memo_tui.core.rules import Name  # noqa: E402
 from memo_tui.store import Entity, Mention, Passage, db, utcnow  # noqa: E402
-from memo_tui.store.statements import Inserter  # noqa: E402
+from memo_tui.store.statements import Inserter, refresh_statistics  # noqa: E402
 
 
 def peak_mb() -> float:
@@ -111,6 +111,7 @@ def build(names: list[str], passages_count: int = 1000) -> None:
             (passage_ids[(i * 7) % passages_count], entity_id, key, key, "capitalised", 1.0, True)
             for i, (entity_id, key) in enumerate(zip(ids, keys, strict=True))
         )
+    refresh_statistics()  # as an ingest leaves a store
 
 
 def bench_pass(size: int, once: bool = False, passages_count: int = 1000) -> None:
