@@ -283,3 +283,20 @@ def test_two_members_kept_apart_leave_the_less_likely_one_out(family):
     assert shown[second.name].kept_apart and shown[second.name].apart_from == first.name
     done = clusters.answer_cluster(NS, again.id, "merge", "bob", "cli")
     assert second.name in names() and first.name not in names() and "kept apart" in done.summary
+
+
+@pytest.mark.parametrize("member", ["OpsDashboard", "ops-dashboard", "ops_dashboard"])
+def test_reverting_one_member_of_a_merged_cluster_reopens_no_question_its_sides_are_still_one(family, member):
+    """The member's fold goes back, and with it the questions that fold had settled, except those
+    whose two sides the cluster's other folds still make one entity: those stay settled."""
+    from memo_tui.core import folds
+
+    [item] = items()
+    decision = clusters.answer_cluster(NS, item.id, "merge", "alice", "cli")
+    child = next(d for d in decisions.history(NS) if d.id in decision.payload["decisions"]
+                 and d.payload["absorbed"]["name"] == member)  # fmt: skip
+    decisions.revert(NS, child.id, "alice", "cli")
+    assert member in names()
+    reopened = [q for q in pending(NS) if q.kind == "entity_pair"]
+    assert reopened  # the member's own question asks again
+    assert all(folds.home_of(q.left_id) != folds.home_of(q.right_id) for q in reopened)

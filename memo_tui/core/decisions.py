@@ -318,9 +318,13 @@ def _reopen(payload: dict) -> None:
 
 def _reopen_questions(question_ids) -> None:
     """Back to pending, unless another question asks the same pair now (a pair is pending at most once:
-    the schema holds it); such a question stays settled as moot, the other one asks."""
+    the schema holds it), or the two names are one entity still (another fold made them one: a member
+    reverted alone out of a merged cluster); such a question stays settled as moot."""
     for qid in question_ids:
         q = Question.get_by_id(qid)
+        if q.kind == "entity_pair" and folds.home_of(q.left_id) == folds.home_of(q.right_id):
+            Question.update(status="moot").where(Question.id == qid).execute()
+            continue
         same_pair = ((Question.left_id == q.left_id) & (Question.right_id == q.right_id)) | (
             (Question.left_id == q.right_id) & (Question.right_id == q.left_id)
         )
