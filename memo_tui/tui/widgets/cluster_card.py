@@ -19,19 +19,21 @@ from memo_tui.tui.widgets.passage_text import NAME_STYLE, excerpt_header, highli
 from memo_tui.tui.widgets.tables import RowTable
 
 
-def _passage_lines(detail: ClusterDetail, member_id: int) -> Group:
-    """What the highlighted member is: its latest passages, with its spellings marked."""
+def _passage_lines(detail: ClusterDetail, member_id: int, why: str) -> Group:
+    """What the highlighted member is: why it is asked about, in full (the table cuts it to its
+    width), and its latest passages, with its spellings marked."""
+    said = [Text(why, style="italic")] if why else []
     if detail.entities is not None:
         side = next(s for s in detail.entities if s.id == member_id)
         plural = "" if side.mentions == 1 else "s"
         aliases = ", ".join(side.aliases) if side.aliases else "none"
         lines = [Text(f"{side.name} · #{side.id} · {side.type or 'no type'} · {side.mentions} passage{plural} · "
-                      f"aliases: {aliases}", style="bold")]  # fmt: skip
+                      f"aliases: {aliases}", style="bold"), *said]  # fmt: skip
         for p in side.passages:
             lines += [excerpt_header(p), highlighted(p.text, side.spellings, NAME_STYLE)]
         return Group(*lines)
     passage = detail.passages[[m.id for m in detail.cluster.members].index(member_id)]
-    return Group(excerpt_header(passage), Text(reflowed(passage.text)))
+    return Group(*said, excerpt_header(passage), Text(reflowed(passage.text)))
 
 
 class MembersTable(RowTable):
@@ -67,6 +69,7 @@ class ClusterCard(Vertical):
         super().__init__(**kwargs)
         self.detail: ClusterDetail | None = None
         self.checked: set[int] = set()
+        self._why: dict[int, str] = {}  # member id -> why it is asked about, uncut (none for the canonical)
 
     def compose(self) -> ComposeResult:
         yield Static("", id="card-head")
@@ -103,6 +106,7 @@ class ClusterCard(Vertical):
         table = self.query_one(MembersTable)
         was = table.selected_key() if same else None
         table.clear()
+        self._why = {}
         for index, member in enumerate(detail.cluster.members):
             if names:
                 middle = (member.type or "", str(member.passages))
@@ -114,6 +118,8 @@ class ClusterCard(Vertical):
                 why = f"via {member.via}: {why}"
             if member.kept_apart:
                 why = f"kept apart from {member.apart_from!r} by a reviewer · {why}"
+            if member.id != self.canonical:
+                self._why[member.id] = why
             room = max(20, (self.size.width or self.app.size.width) - 50)
             why = why if len(why) <= room else why[: room - 1] + "…"
             table.add_row(
@@ -161,7 +167,9 @@ class ClusterCard(Vertical):
 
     def _show_member(self, key: str | None) -> None:
         if key is not None and self.detail is not None:
-            self.query_one("#card-member", Static).update(_passage_lines(self.detail, int(key)))
+            member = int(key)
+            lines = _passage_lines(self.detail, member, self._why.get(member, ""))
+            self.query_one("#card-member", Static).update(lines)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
