@@ -63,8 +63,9 @@ def pair_of(code: int) -> Pair:
 class EditPairs:
     """The edit-distance family, the costliest index, built from the raw names; on large inputs in
     a second process, so the caller can build its `Name`s and the other indexes meanwhile. The
-    names go as one marshalled string, let go once their keys are made, and the pairs come back
-    as an array of their numbers: sets and lists of a million objects were most of that process."""
+    names go to it as one marshalled string, which it lets go of as a list once their keys are made,
+    and the pairs come back as an array of their numbers: sets and lists of a million objects were
+    most of that process."""
 
     def __init__(self, raw_names: list[str]) -> None:
         self._raw = raw_names
@@ -265,10 +266,10 @@ def _edit_distance(pairs: array, holders: dict[str, int | list[int]]) -> None:
                                 found.add(entry)
                             elif entry is not None:
                                 found.update(entry)
-                found = [other for other in found if other > key] if delta == 0 else list(found)
-                if not found:
+                others = [other for other in found if other > key] if delta == 0 else list(found)
+                if not others:
                     continue
-                close = process.extract(key, found, scorer=Levenshtein.distance, score_cutoff=k, limit=None)
+                close = process.extract(key, others, scorer=Levenshtein.distance, score_cutoff=k, limit=None)
                 mine = _listed(holders[key])
                 for other, _, _ in close:
                     for i in mine:

@@ -322,7 +322,8 @@ def _reopen_questions(question_ids) -> None:
     reverted alone out of a merged cluster); such a question stays settled as moot."""
     for qid in question_ids:
         q = Question.get_by_id(qid)
-        if q.kind == "entity_pair" and folds.home_of(q.left_id) == folds.home_of(q.right_id):
+        left = folds.home_of(q.left_id) if q.kind == "entity_pair" else None
+        if left is not None and left == folds.home_of(q.right_id):
             Question.update(status="moot").where(Question.id == qid).execute()
             continue
         same_pair = ((Question.left_id == q.left_id) & (Question.right_id == q.right_id)) | (

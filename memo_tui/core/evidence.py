@@ -90,8 +90,9 @@ class StoreFacts:
         return found
 
     def let_go(self) -> None:
-        """Forget the passages and all that was found of them (not `frequency` and `answers`, which a
-        pass goes on using): once nothing more is weighed, a large pass need not hold them."""
+        """Forget the passages and all that was found of them, once nothing more is weighed: a large
+        pass need not hold them to its end. `frequency` and `answers` are the caller's counts and
+        answers, which live on anyway; the rarities by count are a few hundred numbers."""
         self.passages_of, self.entities_of, self.source_of, self.passage_sets = {}, {}, {}, {}
         self.text_of, self.external_of, self.surfaces, self.neighbour_cache = {}, {}, {}, {}
         self._sources, self._source_sets, self._source_counts, self._rarity_sums = {}, {}, {}, {}
