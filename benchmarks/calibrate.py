@@ -46,10 +46,10 @@ def labelled_store_features(name: str, scratch: Path) -> list[tuple[str, bool, d
     labels = [json.loads(line) for line in (REAL / f"{name}.labels.jsonl").open(encoding="utf-8")]
     pairs = [(r, ids[r["a"]], ids[r["b"]]) for r in labels if r["same"] is not None and r["a"] in ids and r["b"] in ids]
     wanted = {x for _, a, b in pairs for x in (a, b)}
-    rows = resolver.live_mentions("default")
-    passages, named = resolver.mention_sets(rows)
+    live, sources = resolver.live_sources("default")
+    passages, named = resolver.mention_sets(resolver.live_mentions("default", live))
     counts = {eid: len(pids) for eid, pids in passages.items()}
-    facts = resolver.store_facts(wanted, passages, named, resolver.live_sources("default")[1], counts)
+    facts = resolver.store_facts(wanted, passages, named, sources, counts)
     resolver.joint_texts(facts, [(a, b) for _, a, b in pairs])
     names_of = {i: n for n, i in ids.items()}
     out = []

@@ -7,10 +7,11 @@ from graphrows import graph_rows, question_between
 
 from memo_tui.core import decisions, evidence
 from memo_tui.core.ingest import ingest_records
+from memo_tui.core.passages import retire
 from memo_tui.core.queue import pending
-from memo_tui.core.resolver import resolve
+from memo_tui.core.resolver import live_mentions, live_sources, resolve
 from memo_tui.core.sources import PassageRecord
-from memo_tui.store import Decision, Entity, Question
+from memo_tui.store import Decision, Entity, Mention, Passage, Question
 
 NS = "default"
 
@@ -282,3 +283,23 @@ def test_a_question_sunk_below_the_floor_gives_its_place_in_the_cap_to_a_likelie
     assert sunk and all(q.likelihood < 0.3 for q in sunk)
     assert any({q.left_name, q.right_name} == {"Webhook Relay", "Webhook Relays"} for q in pending(NS))
     assert report.queued == 1
+
+
+def test_the_live_mentions_are_those_of_the_namespaces_live_passages_however_they_are_read(store):
+    # "big" holds most of the store's passages (its mentions are read from the mention table through),
+    # "small" a few (joined to its passages): each gets its own live passages' active mentions only
+    for namespace, count in (("big", 12), ("small", 3)):
+        records = [PassageRecord(f"{namespace}{k}", f"Ada Lovelace met Grace Hopper {k}.", "s") for k in range(count)]
+        ingest_records(namespace, records)
+    every = {m.id: (m.passage_id, m.entity_id, Passage.get_by_id(m.passage_id).namespace) for m in Mention.select()}
+    for namespace in ("big", "small"):
+        ids = sorted({pid for pid, _, ns in every.values() if ns == namespace})
+        retire(ids[0])  # a retired passage's mentions are not live
+        gone = max(mid for mid, (pid, _, _) in every.items() if pid == ids[-1])
+        Mention.update(active=False).where(Mention.id == gone).execute()  # nor is an inactive mention
+        live, _ = live_sources(namespace)
+        expected = {
+            (pid, eid) for mid, (pid, eid, ns) in every.items() if ns == namespace and pid != ids[0] and mid != gone
+        }
+        rows = live_mentions(namespace, live)
+        assert live == set(ids[1:]) and sorted(rows) == sorted(expected) and len(expected) > len(live)

@@ -104,9 +104,17 @@ class NamesOf(Mapping):
         return len(self._live)
 
 
-def live_mentions(namespace: str) -> list[tuple[int, int]]:
-    """(passage, entity) of every active mention in a live passage: read once per pass, for the
-    mention counts and for the evidence layer."""
+def live_mentions(namespace: str, live: set[int]) -> list[tuple[int, int]]:
+    """(passage, entity) of every active mention in a live passage (`live`: the namespace's live
+    passages, `live_sources`'): read once per pass, for the mention counts and for the evidence layer.
+    A namespace that holds at least half of the store's passages reads the mention table through
+    and keeps its live passages' rows: joining each row to its passage took twice as long (SQLite
+    reads a passage's whole row, text and all). A smaller namespace is joined, so that a pass never
+    reads much more than its own."""
+    ((last,),) = rows_of(Passage.select(fn.MAX(Passage.id)))
+    if 2 * len(live) >= (last or 0):
+        rows = rows_of(Mention.select(Mention.passage, Mention.entity).where(Mention.active))
+        return [row for row in rows if row[0] in live]
     query = (
         Mention.select(Mention.passage, Mention.entity)
         .join(Passage)
@@ -185,10 +193,13 @@ def _entity_rows(namespace: str) -> list[tuple[int, str, str | None]]:
 class Homes:
     """Where each entity id lives now (`folds.follow_aliases`, over the alias table read once)."""
 
-    def __init__(self, namespace: str) -> None:
-        self.live = {
-            entity_id for (entity_id,) in rows_of(Entity.select(Entity.id).where(Entity.namespace == namespace))
-        }
+    def __init__(self, namespace: str, live: set[int] | None = None) -> None:
+        """`live`: the namespace's entity ids, when the caller has read them."""
+        if live is None:
+            live = {
+                entity_id for (entity_id,) in rows_of(Entity.select(Entity.id).where(Entity.namespace == namespace))
+            }
+        self.live = live
         self.attached = dict(
             rows_of(
                 Alias.select(Alias.original_id, Alias.attached_to).where(
@@ -240,11 +251,12 @@ def _stop_if(cancelled: Callable[[], bool]) -> None:
 def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassReport:
     started = time.perf_counter()
     report = PassReport(dry_run=dry_run)
-    home = Homes(namespace)
-    report.moot = _settle_moot_questions(namespace, home, dry_run)
     rows = _entity_rows(namespace)
+    home = Homes(namespace, {row[0] for row in rows})
+    report.moot = _settle_moot_questions(namespace, home, dry_run)
     with pass_memory.Judging(namespace, rows, full, writes=not dry_run) as judging:  # beside the reads below
-        passages, named = mention_sets(live_mentions(namespace))
+        live_ids, sources = live_sources(namespace)
+        passages, named = mention_sets(live_mentions(namespace, live_ids))
         counts = {eid: len(pids) for eid, pids in passages.items()}
         signatures = pass_memory.Signatures.of(passages)
         passage_signatures = pass_memory.passage_signatures(named)
@@ -255,7 +267,6 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
         settled = settled_pairs(namespace, home)
         pending = _pending_pairs(namespace, home)
         unfolded = reverted_pairs(namespace, home)  # a reviewer undid their fold: ask, never fold again unasked
-        live_ids, sources = live_sources(namespace)
         # the passages, while the names are judged (nothing below reads or writes what it does)
         memory = queue_conflicts(namespace, live_ids, named, counts, passage_signatures, dry_run, full)
         found = judging.result()
