@@ -1,6 +1,19 @@
-"""Helpers for tests: the graph's rows as comparable tuples, and questions made by hand."""
+"""Helpers for tests: the graph's rows as comparable tuples, questions made by hand, and a family
+of spellings that the queue shows as one cluster."""
 
+from memo_tui.core.ingest import ingest_records
+from memo_tui.core.resolver import resolve
+from memo_tui.core.sources import PassageRecord, parse_time
 from memo_tui.store import Alias, Entity, Mention, Question, Relation
+
+DASHBOARD = [
+    ("a1", "The Ops Dashboard shows p99 latency for checkout.", "wiki"),
+    ("a2", "Open the Ops Dashboard before the deploy.", "chat"),
+    ("a3", "The ops-dashboard link is pinned in #sre.", "chat"),
+    ("a4", "OpsDashboard now has a panel for queue depth.", "wiki"),
+    ("a5", "Ops Dashboard alerts go to the on-call rotation.", "wiki"),
+    ("a6", "The ops_dashboard config lives in the infra repo.", "chat"),
+]
 
 
 def graph_rows():
@@ -48,3 +61,15 @@ def question_between(a: Entity, b: Entity, kind: str = "entity_pair") -> int:
         rule="test",
         reason="made by a test",
     ).id
+
+
+def dashboard_family(namespace: str = "default") -> None:
+    """Four spellings of one dashboard: the resolver asks about three of them; the fourth is asked
+    beside one of the others, as a later pass or an agent would. The queue shows one name cluster."""
+    records = [
+        PassageRecord(i, text, src, created_at=parse_time(f"2026-01-0{n + 1}"))
+        for n, (i, text, src) in enumerate(DASHBOARD)
+    ]
+    ingest_records(namespace, records)
+    resolve(namespace)
+    ask("ops_dashboard", "ops-dashboard", namespace=namespace)

@@ -3,36 +3,23 @@
 import json
 
 import pytest
-from graphrows import ask, graph_rows
+from graphrows import ask, dashboard_family, graph_rows
 
 from memo_tui.core import clusters, decisions
 from memo_tui.core.ingest import ingest_records
 from memo_tui.core.queue import pending
-from memo_tui.core.resolver import resolve
 from memo_tui.core.sources import PassageRecord, parse_time
 from memo_tui.errors import MemoError
 from memo_tui.store import Entity, Passage, Question
 
 NS = "default"
 
-DASHBOARD = [
-    ("a1", "The Ops Dashboard shows p99 latency for checkout.", "wiki"),
-    ("a2", "Open the Ops Dashboard before the deploy.", "chat"),
-    ("a3", "The ops-dashboard link is pinned in #sre.", "chat"),
-    ("a4", "OpsDashboard now has a panel for queue depth.", "wiki"),
-    ("a5", "Ops Dashboard alerts go to the on-call rotation.", "wiki"),
-    ("a6", "The ops_dashboard config lives in the infra repo.", "chat"),
-]
-
 
 @pytest.fixture
 def family(store):
     """Four spellings of one dashboard: the resolver asks about three of them; the fourth is asked
-    beside one of the others, as a later pass or an agent would."""
-    ingest_records(NS, [PassageRecord(i, text, src, created_at=parse_time(f"2026-01-0{n + 1}"))
-                        for n, (i, text, src) in enumerate(DASHBOARD)])  # fmt: skip
-    resolve(NS)
-    ask("ops_dashboard", "ops-dashboard")
+    beside one of the others, as a later pass or an agent would (`graphrows.dashboard_family`)."""
+    dashboard_family()
     return store
 
 

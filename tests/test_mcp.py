@@ -7,12 +7,12 @@ import sys
 from importlib.resources import as_file, files
 
 import pytest
-from graphrows import graph_rows
+from graphrows import dashboard_family, graph_rows
 from tuistore import pilot_test
 
 from memo_tui.core.ingest import ingest_paths
 from memo_tui.core.resolver import resolve
-from memo_tui.store import Decision, Question
+from memo_tui.store import Decision, Entity, Question
 
 mcp = pytest.importorskip("mcp")
 from mcp import Client, StdioServerParameters  # noqa: E402
@@ -131,6 +131,48 @@ async def test_answers_and_reverts_only_when_the_server_allows_them(team):
         error, undone = await call(client, "revert", decision_id=done["decision_id"])
         assert not error and undone["action"] == "revert"
     assert Question.get_by_id(question.id).status == "pending"
+
+
+@pytest.fixture
+def spellings(store):
+    """Four spellings of one dashboard, pending as one name cluster."""
+    dashboard_family(NS)
+    return store
+
+
+def spelled():
+    return sorted(e.name for e in Entity.select() if "dashboard" in e.name.lower())
+
+
+@pilot_test
+async def test_a_family_of_spellings_is_one_item_answered_once_as_the_queue_shows_it(spellings):
+    pending = sorted(q.id for q in Question.select().where(Question.status == "pending"))
+    async with Client(build_server(NS, allow_answers=True, agent="scribe")) as client:
+        error, listed = await call(client, "list_questions")
+        [item] = listed["result"]
+        assert not error and item["kind"] == "name_cluster" and item["id"] == pending[0]
+        assert sorted(item["questions"]) == pending and item["left"] == item["members"][0]["name"]
+        assert sorted(m["name"] for m in item["members"]) == spelled() and len(spelled()) == 4
+        error, pairs = await call(client, "list_questions", kind="entity_pair")
+        assert not error and pairs["result"] == []  # its questions are in the cluster, not beside it
+        error, clustered = await call(client, "list_questions", kind="name_cluster")
+        assert not error and [q["id"] for q in clustered["result"]] == [item["id"]]
+        seen = [m["id"] for m in item["members"]]
+        error, text = await call(client, "answer_question", question_id=item["id"], action="merge",
+                                 members_seen=seen[:3])  # fmt: skip
+        assert error and "changed since it was shown" in text and len(spelled()) == 4
+        error, done = await call(client, "answer_question", question_id=item["id"], action="merge",
+                                 members_seen=seen)  # fmt: skip
+        assert not error and spelled() == [item["left"]]
+        decision = Decision.get_by_id(done["decision_id"])
+        assert (decision.channel, decision.actor, decision.action) == ("agent", "scribe", "cluster")
+        error, undone = await call(client, "revert", decision_id=done["decision_id"])
+        assert not error and len(spelled()) == 4
+        error, one = await call(client, "answer_question", question_id=item["id"], action="merge", pair_only=True)
+        assert not error and len(spelled()) == 3  # the lead question's own pair only
+        error, text = await call(client, "answer_question", question_id=item["id"], action="reject",
+                                 members_seen=seen)  # fmt: skip
+        assert error and "no longer leads a cluster" in text
 
 
 @pilot_test

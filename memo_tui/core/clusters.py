@@ -327,11 +327,17 @@ def cluster_detail(namespace: str, lead: int, passages: int = 2, canonical: int 
 # -- answering a cluster -----------------------------------------------------------------------
 
 
-def answer_item(namespace: str, question_id: int, action: str, actor: str, channel: str) -> decisions.DecisionView:
-    """Answer a queue item: the cluster the question leads, as a whole (its defaults), or the question."""
+def answer_item(
+    namespace: str, question_id: int, action: str, actor: str, channel: str, seen=None
+) -> decisions.DecisionView:
+    """Answer a queue item: the cluster the question leads, as a whole (its defaults), or the question.
+    `seen`: the cluster's members as they were shown (`answer_cluster`); a question that no longer
+    leads a cluster is then not answered either."""
     if led_by(namespace, question_id) is None:
+        if seen:
+            raise MemoError(f"question {question_id} no longer leads a cluster; look at it again")
         return decisions.answer(namespace, question_id, action, actor, channel)
-    return answer_cluster(namespace, question_id, action, actor, channel)
+    return answer_cluster(namespace, question_id, action, actor, channel, seen=seen)
 
 
 def answer_cluster(

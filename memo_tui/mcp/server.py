@@ -3,8 +3,9 @@
 Read tools return structured (pydantic) results. Write tools: `ingest_passages` (the README's JSONL
 schema, validated per item as `ingest` does), `propose_merge` / `propose_keep_apart` (a pending
 question marked as the agent's: the graph does not change), and, only with `--allow-answers`,
-`answer_question` and `revert`, recorded with channel `agent` and the agent's name. Errors are
-error results carrying the CLI's one line, never a traceback.
+`answer_question` (a cluster's id answers the cluster, as the queue shows it) and `revert`, recorded
+with channel `agent` and the agent's name. Errors are error results carrying the CLI's one line,
+never a traceback.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from mcp.server.mcpserver import Context, MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from pydantic import BaseModel, Field
 
-from memo_tui.core import decisions, detail, graph, names, proposals, queue
+from memo_tui.core import clusters, decisions, detail, graph, names, proposals, queue
 from memo_tui.core.entities import require
 from memo_tui.core.evidence import prior
 from memo_tui.core.ingest import ingest_records
@@ -49,9 +50,26 @@ class EntityCard(BaseModel):
     latest_passages: list[detail.Excerpt]
 
 
+class ClusterMember(BaseModel):
+    id: int = Field(description="the entity's id, or the passage's")
+    name: str = Field(description="the entity's name, or the passage's external id")
+    type: str | None = Field(description="the entity's type (None for a passage)")
+    passages: int = Field(description="live passages naming the entity (1 for a passage)")
+    likelihood: float = Field(
+        description="that it is the same as the canonical, along the likeliest chain of questions"
+    )
+    reason: str = Field(description="the reason of the question that joins it on that chain")
+    question_id: int
+    via: str | None = Field(description="the member that chain passes through (None: asked beside the canonical)")
+    kept_apart: bool = Field(description="a reviewer said it differs from the canonical: left out of a merge")
+
+
 class QuestionItem(BaseModel):
-    id: int
-    kind: str = Field(description="entity_pair, duplicate or contradiction")
+    id: int = Field(description="the question's id; a cluster's is its lead question's, the smallest of its questions")
+    kind: str = Field(
+        description="entity_pair, duplicate or contradiction; or a cluster of 3 or more: name_cluster (a family of "
+        "spellings, left: the canonical) or passage_family (near-identical passages)"
+    )
     left: str
     right: str
     rule: str
@@ -59,6 +77,8 @@ class QuestionItem(BaseModel):
     priority: float
     reason: str
     proposed_by: str | None = Field(description="the agent that proposed it; None for the resolver's questions")
+    members: list[ClusterMember] = Field(default=[], description="a cluster's members, canonical first; else empty")
+    questions: list[int] = Field(default=[], description="the pending questions a cluster stands for; else empty")
 
 
 class PairVerdict(BaseModel):
@@ -104,6 +124,7 @@ def _item(q: queue.QuestionView) -> QuestionItem:
     return QuestionItem(
         id=q.id, kind=q.kind, left=q.left_name, right=q.right_name, rule=q.rule, likelihood=q.likelihood,
         priority=q.priority, reason=q.reason, proposed_by=q.proposed_by,
+        members=[ClusterMember.model_validate(m, from_attributes=True) for m in q.members], questions=list(q.questions),
     )  # fmt: skip
 
 
@@ -193,12 +214,18 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
     def explore(name: str, hops: int = 1, as_of: str | None = None) -> graph.Exploration:
         return graph.explore(namespace, name, hops=hops, as_of=_time(as_of))
 
-    @tool("Pending review questions, ranked; kind: entity_pair, duplicate, contradiction, or agent (proposals).")
+    @tool(
+        "Pending review items, ranked as `memo-tui queue` ranks them: a family of 3 or more spellings or passages "
+        "is one cluster item; kind: entity_pair, duplicate, contradiction, name_cluster, passage_family, or agent "
+        "(proposals, always pairs)."
+    )
     def list_questions(kind: str | None = None, limit: int = 20) -> list[QuestionItem]:
-        kinds = (None, "entity_pair", "duplicate", "contradiction", "agent")
+        kinds = (None, "entity_pair", "duplicate", "contradiction", *clusters.CLUSTER_KINDS.values(), "agent")
         if kind not in kinds:
             raise MemoError(f"unknown kind {kind!r}; one of {', '.join(k for k in kinds if k)}")
         pending = queue.pending(namespace, proposed=kind == "agent")
+        if kind != "agent":  # a proposal stays a pair: an agent proposed each one
+            pending = clusters.group(namespace, pending)
         if kind not in (None, "agent"):
             pending = [q for q in pending if q.kind == kind]
         return [_item(q) for q in pending[:limit]]
@@ -250,13 +277,25 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
     def propose_keep_apart(left: str, right: str, reason: str, ctx: Context) -> Proposal:
         return _propose(left, right, "keep_apart", reason, ctx)
 
-    @tool("Answer a pending question: merge, reject or keep_both (only on a server started with --allow-answers).")
+    @tool(
+        "Answer a pending item: merge, reject or keep_both (only on a server started with --allow-answers). A "
+        "cluster's id answers the whole cluster as `memo-tui graph` does (merge folds every member not kept apart "
+        "into the canonical); `members_seen`, the member ids list_questions showed, makes it refuse a cluster that "
+        "changed since; `pair_only` answers just that one question."
+    )
     def answer_question(
-        question_id: int, action: Literal["merge", "reject", "keep_both"], ctx: Context
+        question_id: int,
+        action: Literal["merge", "reject", "keep_both"],
+        ctx: Context,
+        pair_only: bool = False,
+        members_seen: list[int] | None = None,
     ) -> DecisionResult:
         if not allow_answers:
             raise MemoError(GATED)
-        view = decisions.answer(namespace, question_id, action, who(ctx), CHANNEL)
+        if pair_only:
+            view = decisions.answer(namespace, question_id, action, who(ctx), CHANNEL)
+        else:
+            view = clusters.answer_item(namespace, question_id, action, who(ctx), CHANNEL, seen=members_seen)
         return DecisionResult(decision_id=view.id, action=view.action, summary=view.summary)
 
     @tool("Revert a decision exactly, by its id (only on a server started with --allow-answers).")
