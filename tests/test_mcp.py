@@ -158,21 +158,33 @@ async def test_a_family_of_spellings_is_one_item_answered_once_as_the_queue_show
         error, clustered = await call(client, "list_questions", kind="name_cluster")
         assert not error and [q["id"] for q in clustered["result"]] == [item["id"]]
         seen = [m["id"] for m in item["members"]]
-        error, text = await call(client, "answer_question", question_id=item["id"], action="merge",
-                                 members_seen=seen[:3])  # fmt: skip
-        assert error and "changed since it was shown" in text and len(spelled()) == 4
+        for stale in (seen[:3], []):  # a member gone, or the item seen as a pair: nothing is done
+            error, text = await call(client, "answer_question", question_id=item["id"], action="merge",
+                                     members_seen=stale)  # fmt: skip
+            assert error and "changed since it was shown" in text and len(spelled()) == 4
+        before = graph_rows()
         error, done = await call(client, "answer_question", question_id=item["id"], action="merge",
                                  members_seen=seen)  # fmt: skip
         assert not error and spelled() == [item["left"]]
         decision = Decision.get_by_id(done["decision_id"])
         assert (decision.channel, decision.actor, decision.action) == ("agent", "scribe", "cluster")
         error, undone = await call(client, "revert", decision_id=done["decision_id"])
-        assert not error and len(spelled()) == 4
-        error, one = await call(client, "answer_question", question_id=item["id"], action="merge", pair_only=True)
-        assert not error and len(spelled()) == 3  # the lead question's own pair only
-        error, text = await call(client, "answer_question", question_id=item["id"], action="reject",
+        assert not error and graph_rows() == before
+        error, text = await call(client, "answer_question", question_id=item["id"], action="merge", pair_only=True,
                                  members_seen=seen)  # fmt: skip
-        assert error and "no longer leads a cluster" in text
+        assert error and "pair_only answers one question" in text
+        # the other questions answered one by one: the lead is a pair again, still pending
+        for other in sorted(set(item["questions"]) - {item["id"]}):
+            error, _ = await call(client, "answer_question", question_id=other, action="reject", pair_only=True)
+            assert not error
+        error, text = await call(client, "answer_question", question_id=item["id"], action="merge",
+                                 members_seen=seen)  # fmt: skip
+        assert error and "no longer leads a cluster" in text and len(spelled()) == 4
+        error, one = await call(client, "answer_question", question_id=item["id"], action="merge", members_seen=[])
+        assert not error and len(spelled()) == 3  # the lead question's own pair only
+        error, text = await call(client, "answer_question", question_id=item["id"], action="merge",
+                                 members_seen=seen)  # fmt: skip
+        assert error and "already decided by scribe" in text  # a decided question says so, not "no longer leads"
 
 
 @pilot_test

@@ -331,13 +331,23 @@ def answer_item(
     namespace: str, question_id: int, action: str, actor: str, channel: str, seen=None
 ) -> decisions.DecisionView:
     """Answer a queue item: the cluster the question leads, as a whole (its defaults), or the question.
-    `seen`: the cluster's members as they were shown (`answer_cluster`); a question that no longer
-    leads a cluster is then not answered either."""
-    if led_by(namespace, question_id) is None:
-        if seen:
+    `seen`: the cluster's members as they were shown (`answer_cluster`; empty for a pair): a pair
+    that has come to lead a cluster since, or a lead whose cluster is gone while it is still pending,
+    is then not answered. Looked at and answered in one write, so that nothing changes between."""
+    with writing(namespace):
+        if led_by(namespace, question_id) is not None:
+            return answer_cluster(namespace, question_id, action, actor, channel, seen=seen)
+        if seen and _pending(namespace, question_id):
             raise MemoError(f"question {question_id} no longer leads a cluster; look at it again")
         return decisions.answer(namespace, question_id, action, actor, channel)
-    return answer_cluster(namespace, question_id, action, actor, channel, seen=seen)
+
+
+def _pending(namespace: str, question_id: int) -> bool:
+    return (
+        Question.select()
+        .where((Question.id == question_id) & (Question.namespace == namespace) & (Question.status == "pending"))
+        .exists()
+    )
 
 
 def answer_cluster(

@@ -61,14 +61,19 @@ class ClusterMember(BaseModel):
     reason: str = Field(description="the reason of the question that joins it on that chain")
     question_id: int
     via: str | None = Field(description="the member that chain passes through (None: asked beside the canonical)")
-    kept_apart: bool = Field(description="a reviewer said it differs from the canonical: left out of a merge")
+    kept_apart: bool = Field(
+        description="a reviewer said it differs from the canonical, or from a member folded before it: left out of a "
+        "merge"
+    )
+    apart_from: str | None = Field(description="which one it was said to differ from")
 
 
 class QuestionItem(BaseModel):
     id: int = Field(description="the question's id; a cluster's is its lead question's, the smallest of its questions")
     kind: str = Field(
         description="entity_pair, duplicate or contradiction; or a cluster of 3 or more: name_cluster (a family of "
-        "spellings, left: the canonical) or passage_family (near-identical passages)"
+        "spellings) or passage_family (near-identical passages); a cluster's left is its canonical, its right the "
+        "other members, comma-separated"
     )
     left: str
     right: str
@@ -216,8 +221,8 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
 
     @tool(
         "Pending review items, ranked as `memo-tui queue` ranks them: a family of 3 or more spellings or passages "
-        "is one cluster item; kind: entity_pair, duplicate, contradiction, name_cluster, passage_family, or agent "
-        "(proposals, always pairs)."
+        "is one cluster item, and its questions are listed only inside it; kind: entity_pair, duplicate, "
+        "contradiction, name_cluster, passage_family, or agent (proposals, always pairs)."
     )
     def list_questions(kind: str | None = None, limit: int = 20) -> list[QuestionItem]:
         kinds = (None, "entity_pair", "duplicate", "contradiction", *clusters.CLUSTER_KINDS.values(), "agent")
@@ -279,9 +284,12 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
 
     @tool(
         "Answer a pending item: merge, reject or keep_both (only on a server started with --allow-answers). A "
-        "cluster's id answers the whole cluster as `memo-tui graph` does (merge folds every member not kept apart "
-        "into the canonical); `members_seen`, the member ids list_questions showed, makes it refuse a cluster that "
-        "changed since; `pair_only` answers just that one question."
+        "cluster's id answers the whole cluster as `memo-tui graph merge|reject|keep-both N` does: merge folds every "
+        "name not kept apart into the canonical, or keeps a passage family's canonical and retires the rest; reject "
+        "and keep_both answer all its questions. Pass `members_seen`, the member ids list_questions showed ([] for a "
+        "pair): a cluster that changed since, a pair that now leads one, or a lead whose cluster is gone is then "
+        "refused. `pair_only` answers just that one question (not with members_seen). get_question shows a "
+        "cluster's lead pair only; its members are in list_questions' item."
     )
     def answer_question(
         question_id: int,
@@ -292,6 +300,8 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
     ) -> DecisionResult:
         if not allow_answers:
             raise MemoError(GATED)
+        if pair_only and members_seen is not None:
+            raise MemoError("pair_only answers one question: members_seen is for a cluster; give one of them")
         if pair_only:
             view = decisions.answer(namespace, question_id, action, who(ctx), CHANNEL)
         else:
