@@ -301,7 +301,7 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
         if not allow_answers:
             raise MemoError(GATED)
         if pair_only and members_seen is not None:
-            raise MemoError("pair_only answers one question: members_seen is for a cluster; give one of them")
+            raise MemoError("pair_only answers one question and members_seen a cluster: give one or the other")
         if pair_only:
             view = decisions.answer(namespace, question_id, action, who(ctx), CHANNEL)
         else:
