@@ -25,7 +25,7 @@ from collections import Counter
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import chain
+from itertools import chain, repeat
 from pathlib import Path
 
 CALIBRATION = Path(__file__).with_name("calibration.json")
@@ -83,7 +83,10 @@ class StoreFacts:
     def rarity(self, entity_id: int) -> float:
         """log(live passages / passages naming it): 0 for a name in every passage (or in none). Kept by
         the count, not by the entity: a store has a million entities and a few hundred counts."""
-        count = self.frequency.get(entity_id, 0)
+        return self.rarity_of(self.frequency.get(entity_id, 0))
+
+    def rarity_of(self, count: int) -> float:
+        """The rarity of a name that `count` live passages name."""
         found = self._rarity.get(count)
         if found is None:
             found = self._rarity[count] = math.log(max(1, self.live) / count) if count else 0.0
@@ -127,8 +130,9 @@ class StoreFacts:
 
     def rarity_sum(self, entity_id: int, neighbours: Counter, lost: set[int]) -> float:
         total = self._rarity_sums.get(entity_id)
-        if total is None:
-            total = self._rarity_sums[entity_id] = sum(map(self.rarity, neighbours))
+        if total is None:  # by count: a hub's neighbours are a thousand names, of a few dozen counts
+            by_count = Counter(map(self.frequency.get, neighbours, repeat(0)))
+            total = self._rarity_sums[entity_id] = sum(self.rarity_of(count) * n for count, n in by_count.items())
         return total - sum(self.rarity(e) for e in lost if e in neighbours)
 
 

@@ -71,10 +71,6 @@ class Side(NamedTuple):
     type: str | None
 
 
-def side(name: Name) -> Side:
-    return Side(name.id, name.name, name.type)
-
-
 @dataclass(frozen=True, slots=True)
 class Ask:
     left: Side
@@ -174,15 +170,16 @@ def joint_texts(facts: StoreFacts, pairs: list[tuple[int, int]]) -> None:
         for pid, external_id, text in rows_of(query):
             facts.text_of[pid] = text
             facts.external_of[pid] = external_id
+    # the mentions in live passages (the facts' `entities_of`) are kept here: joining each to its
+    # passage row read a hub's every passage, text and all
+    live = facts.entities_of
     for part in slices(sorted(sides - facts.surfaces.keys())):
-        query = (
-            Mention.select(Mention.entity, Mention.surface)
-            .join(Passage)
-            .where(Mention.entity.in_(part) & Mention.active & Passage.retired_at.is_null())
-            .distinct()
+        query = Mention.select(Mention.entity, Mention.surface, Mention.passage).where(
+            Mention.entity.in_(part) & Mention.active
         )
-        for entity_id, surface in rows_of(query):
-            facts.surfaces.setdefault(entity_id, set()).add(surface)
+        for entity_id, surface, pid in rows_of(query):
+            if pid in live:
+                facts.surfaces.setdefault(entity_id, set()).add(surface)
 
 
 def _entity_rows(namespace: str) -> list[tuple[int, str, str | None]]:
@@ -308,7 +305,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     report.entities = len(rows)
     report.pairs_judged, report.rejected_by_rule = found.judged, found.rejected
     report.names_changed, report.incremental = found.changed, found.incremental
-    fold_edges: list[tuple[Name, Name]] = []
+    fold_edges: list[tuple[Side, Side]] = []  # a `Name` only where the rules judge the pair anew
     asks: list[Ask] = []
     settled_, pending_, unfolded_ = (
         {(min(p), max(p)) for p in pairs if None not in p} for pairs in (settled, pending, unfolded)
@@ -339,7 +336,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
             if pair in unfolded_:
                 said = _unfolded_said(said)
         if said[0] == "fold" and pair not in pending_:  # a pending question is the reviewer's to answer
-            fold_edges.append((name_of(low), name_of(high)))
+            fold_edges.append((Side(*live[low]), Side(*live[high])))
             rest.append(pair)
         elif mark is not None and pair in pending_:
             report.already_queued += 1
@@ -395,10 +392,12 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
 
     doubts: dict[tuple[int, int], Evidence | None] = {}
 
-    def judge(a: Name, b: Name, settled: bool = False) -> Verdict:
+    def judge(a: Side, b: Side, settled: bool = False) -> Verdict:
         """The rules' verdict on two names; a fold verdict kept for the pair stands either way round."""
         said = None if settled else found.verdicts.get((a.id, b.id) if a.id < b.id else (b.id, a.id))
-        return verdict(said) if said is not None and said[0] == "fold" else judge_pair(a, b, settled=settled)
+        if said is not None and said[0] == "fold":
+            return verdict(said)
+        return judge_pair(name_of(a.id), name_of(b.id), settled=settled)
 
     def certain(a: Side, b: Side) -> Evidence | None:
         """None when a fold verdict is certain; else the evidence for asking instead. A pair a reviewer
@@ -621,7 +620,7 @@ def _touching(pairs, ids: set[int]) -> list[tuple[int, int]]:
     return [pair for pair in pairs if pair[0] in ids or pair[1] in ids] if ids else []
 
 
-def _rank(name: Name, counts: dict[int, int]) -> tuple:
+def _rank(name: Side, counts: dict[int, int]) -> tuple:
     return canonical_rank(name.id, name.name, counts.get(name.id, 0))
 
 
@@ -700,7 +699,7 @@ def _apply_folds(
     most, never for the pass; inside it the members are read again, and a member a reviewer folded,
     deleted or kept apart since the pass read the store is left for the next pass."""
     parent: dict[int, int] = {}
-    names: dict[int, Name] = {}
+    names: dict[int, Side] = {}
 
     def root(entity_id: int) -> int:
         while parent.get(entity_id, entity_id) != entity_id:
@@ -712,7 +711,7 @@ def _apply_folds(
         ra, rb = root(a.id), root(b.id)
         if ra != rb:
             parent[rb] = ra
-    groups: dict[int, list[Name]] = {}
+    groups: dict[int, list[Side]] = {}
     for entity_id in sorted(names):
         groups.setdefault(root(entity_id), []).append(names[entity_id])
     absorbed_into: dict[int, Side] = {}
@@ -742,7 +741,7 @@ def _fold_group(
     that a second pass finds nothing left to fold."""
     merged: dict[int, set[int]] = {} if merged is None else merged  # canonical id -> ids folded into it
 
-    def verdict(a: Name, b: Name) -> Verdict:
+    def verdict(a: Side, b: Side) -> Verdict:
         # a reviewer's keep-apart on anything already folded into either side covers the pair
         ids_a, ids_b = merged.get(a.id, {a.id}), merged.get(b.id, {b.id})
         said = judge(a, b, settled=any(frozenset((x, y)) in settled for x in ids_a for y in ids_b))
@@ -762,8 +761,8 @@ def _fold_group(
             said = Verdict("ask", said.score, said.rule, f"{said.reason}; not folded unasked")
             asks.append(
                 Ask(
-                    side(canonical),
-                    side(member),
+                    canonical,
+                    member,
                     said,
                     min(counts.get(canonical.id, 0), counts.get(member.id, 0)),
                     doubt,
@@ -772,15 +771,13 @@ def _fold_group(
             continue
         if said.kind != "fold":
             if said.kind == "ask":
-                asks.append(
-                    Ask(side(canonical), side(member), said, min(counts.get(canonical.id, 0), counts.get(member.id, 0)))
-                )
+                asks.append(Ask(canonical, member, said, min(counts.get(canonical.id, 0), counts.get(member.id, 0))))
             leftover.append(member)
             continue
         if not dry_run:
             decisions.fold_entities(namespace, rows[canonical.id], rows[member.id], AUTO, AUTO, said.rule, said.score)
         counts[canonical.id] = counts.get(canonical.id, 0) + counts.get(member.id, 0)
-        absorbed_into[member.id] = side(canonical)
+        absorbed_into[member.id] = canonical
         merged.setdefault(canonical.id, {canonical.id}).update(merged.get(member.id, {member.id}))
         report.folded += 1
     while leftover:
