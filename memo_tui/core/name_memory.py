@@ -193,7 +193,7 @@ class NameMemory:
                 elif other in by_gram:
                     theirs = grams.get(other)
                     if theirs is None:
-                        theirs = grams[other] = keys.trigrams(key)
+                        theirs = grams[other] = keys.trigrams(key, held=False)
                     near = blocking.grams_close(n.grams, theirs)
                 else:
                     near = False
