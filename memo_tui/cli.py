@@ -325,16 +325,9 @@ def _merge_one(args: argparse.Namespace, actor: str, channel: str):
             f"question {number} leads a cluster: choose its kept member with --canonical, not --swap/--keep"
         )
     canonical = _member(cluster, args.canonical) if args.canonical else None
-    members = None
-    if args.leave_out:
-        if cluster.kind != "name_cluster":
-            raise MemoError("--except is for a cluster of names; a passage family keeps one passage")
-        left_out = {_member(cluster, name) for name in args.leave_out}
-        if (canonical or cluster.left_id) in left_out:
-            raise MemoError("--except names the canonical; choose another with --canonical instead")
-        members = [m.id for m in cluster.members if m.id not in left_out]
+    left_out = [_member(cluster, name) for name in args.leave_out or ()]
     return clusters.answer_cluster(
-        args.ns, number, "merge", actor, channel, canonical=canonical, members=members, mark_rest=args.mark_rest
+        args.ns, number, "merge", actor, channel, canonical=canonical, leave_out=left_out, mark_rest=args.mark_rest
     )
 
 

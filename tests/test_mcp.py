@@ -22,7 +22,7 @@ from memo_tui.mcp.server import build_server  # noqa: E402
 NS = "default"
 TOOLS = {
     "search_entities", "get_entity", "related_entities", "explore", "list_questions", "get_question", "judge_pair",
-    "history", "ingest_passages", "propose_merge", "propose_keep_apart", "answer_question", "revert",
+    "history", "ingest_passages", "propose_merge", "propose_keep_apart", "answer_question", "revert", "get_cluster",
 }  # fmt: skip
 
 
@@ -185,6 +185,41 @@ async def test_a_family_of_spellings_is_one_item_answered_once_as_the_queue_show
         error, text = await call(client, "answer_question", question_id=item["id"], action="merge",
                                  members_seen=seen)  # fmt: skip
         assert error and "already decided by scribe" in text  # a decided question says so, not "no longer leads"
+
+
+@pilot_test
+async def test_an_agent_chooses_how_a_cluster_merges_as_the_cli_does(spellings):
+    async with Client(build_server(NS, allow_answers=True, agent="scribe")) as client:
+        error, listed = await call(client, "list_questions")
+        [item] = listed["result"]
+        by_name = {m["name"]: m["id"] for m in item["members"]}
+        kept = next(name for name in by_name if name != item["left"])
+        error, card = await call(client, "get_cluster", question_id=item["id"], canonical=by_name[kept])
+        assert not error and card["item"]["left"] == kept and card["passages"] == []
+        assert [e["name"] for e in card["entities"]] == [m["name"] for m in card["item"]["members"]]
+        assert all(e["passages"] for e in card["entities"])  # what a reviewer reads of each member
+        error, text = await call(client, "get_cluster", question_id=max(item["questions"]))
+        assert error and "does not lead a cluster" in text
+        out = next(name for name in by_name if name not in (kept, item["left"]))
+        before = graph_rows()
+        refused = [
+            ({"leave_out": [by_name[kept]], "canonical": by_name[kept]}, "a member left out is the canonical"),
+            ({"leave_out": [99999]}, "#99999 is not a member"),
+            ({"canonical": 99999}, "#99999 is not a member"),
+            ({"canonical": by_name[kept], "pair_only": True}, "pair_only answers one question"),
+        ]
+        for chosen, said in refused:
+            error, text = await call(client, "answer_question", question_id=item["id"], action="merge", **chosen)
+            assert error and said in text, chosen
+        error, text = await call(client, "answer_question", question_id=item["id"], action="reject", mark_rest=True)
+        assert error and "they are for a merge" in text and graph_rows() == before
+        error, done = await call(client, "answer_question", question_id=item["id"], action="merge",
+                                 canonical=by_name[kept], leave_out=[by_name[out]], mark_rest=True,
+                                 members_seen=list(by_name.values()))  # fmt: skip
+        assert not error and spelled() == sorted([kept, out])
+        assert f"{out!r} marked different" in done["summary"]
+        error, _ = await call(client, "revert", decision_id=done["decision_id"])
+        assert not error and graph_rows() == before
 
 
 @pilot_test

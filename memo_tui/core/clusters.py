@@ -328,17 +328,36 @@ def cluster_detail(namespace: str, lead: int, passages: int = 2, canonical: int 
 
 
 def answer_item(
-    namespace: str, question_id: int, action: str, actor: str, channel: str, seen=None
+    namespace: str,
+    question_id: int,
+    action: str,
+    actor: str,
+    channel: str,
+    seen=None,
+    canonical: int | None = None,
+    leave_out=None,
+    mark_rest: bool = False,
 ) -> decisions.DecisionView:
-    """Answer a queue item: the cluster the question leads, as a whole (its defaults), or the question.
+    """Answer a queue item: the cluster the question leads, as a whole, or the question.
     `seen`: the cluster's members as they were shown (`answer_cluster`; empty for a pair): a pair
     that has come to lead a cluster since, or a lead whose cluster is gone while it is still pending,
-    is then not answered. Looked at and answered in one write, so that nothing changes between."""
+    is then not answered. `canonical`, `leave_out` and `mark_rest` choose how a cluster merges
+    (`answer_cluster`). Looked at and answered in one write, so that nothing changes between."""
+    chosen = canonical is not None or bool(leave_out) or mark_rest
+    if chosen and action != "merge":
+        raise MemoError("canonical, leave_out and mark_rest choose how a cluster merges; they are for a merge")
     with writing(namespace):
         if led_by(namespace, question_id) is not None:
-            return answer_cluster(namespace, question_id, action, actor, channel, seen=seen)
+            return answer_cluster(
+                namespace, question_id, action, actor, channel, canonical, mark_rest=mark_rest, seen=seen,
+                leave_out=leave_out,
+            )  # fmt: skip
         if seen and _pending(namespace, question_id):
             raise MemoError(f"question {question_id} no longer leads a cluster; look at it again")
+        if chosen:
+            raise MemoError(
+                f"question {question_id} does not lead a cluster; canonical, leave_out and mark_rest are for one"
+            )
         return decisions.answer(namespace, question_id, action, actor, channel)
 
 
@@ -361,12 +380,13 @@ def answer_cluster(
     mark_rest: bool = False,
     seen=None,
     different=None,
+    leave_out=None,
 ) -> decisions.DecisionView:
     """merge: fold the chosen members into the canonical (every member but those kept apart, unless
-    `members` says which); with `mark_rest`, the members left out are marked different from it. For a
-    passage family: keep the canonical passage and retire the rest. reject / keep_both: every
-    question of the cluster, as one batch. `different`: members to mark different, named one by one
-    (instead of `mark_rest`). `seen`: the members the reviewer was shown; when the
+    `members` says which, or `leave_out` which not); with `mark_rest`, the members left out are marked
+    different from it. For a passage family: keep the canonical passage and retire the rest. reject /
+    keep_both: every question of the cluster, as one batch. `different`: members to mark different,
+    named one by one (instead of `mark_rest`). `seen`: the members the reviewer was shown; when the
     cluster has changed since (a member came or went), nothing is done."""
     if action not in decisions.ANSWERS:
         raise MemoError(f"unknown answer {action!r}; one of {', '.join(decisions.ANSWERS)}")
@@ -375,11 +395,25 @@ def answer_cluster(
         if seen is not None and set(seen) != {m.id for m in cluster.members}:
             now = ", ".join(repr(m.name) for m in cluster.members)
             raise MemoError(f"cluster {lead} changed since it was shown (now {now}); look at it again")
+        if leave_out:
+            members = _without(cluster, set(leave_out))
         if action != "merge":
             return decisions.answer_batch(namespace, cluster.questions, action, actor, channel)
         if cluster.kind == "passage_family":
             return _keep_one(namespace, cluster, actor, channel)
         return _fold(namespace, cluster, actor, channel, members, mark_rest, different)
+
+
+def _without(cluster: QuestionView, left_out: set[int]) -> list[int]:
+    """The members of a cluster of names but those left out (never its canonical)."""
+    if cluster.kind != "name_cluster":
+        raise MemoError("only a cluster of names leaves members out; a passage family keeps one passage")
+    strangers = sorted(left_out - {m.id for m in cluster.members})
+    if strangers:
+        raise MemoError(f"#{strangers[0]} is not a member of cluster {cluster.id}")
+    if cluster.left_id in left_out:
+        raise MemoError(f"a member left out is the canonical {cluster.left_name!r}; choose another canonical instead")
+    return [m.id for m in cluster.members if m.id not in left_out]
 
 
 def _fold(namespace: str, cluster: QuestionView, actor: str, channel: str, members, mark_rest: bool, different):

@@ -3,7 +3,8 @@
 Read tools return structured (pydantic) results. Write tools: `ingest_passages` (the README's JSONL
 schema, validated per item as `ingest` does), `propose_merge` / `propose_keep_apart` (a pending
 question marked as the agent's: the graph does not change), and, only with `--allow-answers`,
-`answer_question` (a cluster's id answers the cluster, as the queue shows it) and `revert`, recorded
+`answer_question` (a cluster's id answers the cluster, as the queue shows it, or as the agent chooses its
+canonical and members) and `revert`, recorded
 with channel `agent` and the agent's name. Errors are error results carrying the CLI's one line,
 never a traceback.
 """
@@ -84,6 +85,12 @@ class QuestionItem(BaseModel):
     proposed_by: str | None = Field(description="the agent that proposed it; None for the resolver's questions")
     members: list[ClusterMember] = Field(default=[], description="a cluster's members, canonical first; else empty")
     questions: list[int] = Field(default=[], description="the pending questions a cluster stands for; else empty")
+
+
+class ClusterCard(BaseModel):
+    item: QuestionItem = Field(description="the cluster as list_questions lists it")
+    entities: list[detail.EntitySide] = Field(description="a name_cluster's members, canonical first; else empty")
+    passages: list[detail.Excerpt] = Field(description="a passage_family's passages, the kept one first; else empty")
 
 
 class PairVerdict(BaseModel):
@@ -240,6 +247,17 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
         return detail.question_detail(namespace, question_id)
 
     @tool(
+        "A cluster item by its id (list_questions' id for a name_cluster or passage_family): every member with what "
+        "a reviewer checks, canonical first: a name's passages, aliases and counts, or the passages of a family. "
+        "`canonical` (a member's id) shows it as a merge into that member would make it."
+    )
+    def get_cluster(question_id: int, passages: int = 2, canonical: int | None = None) -> ClusterCard:
+        if not 1 <= passages <= 10:
+            raise MemoError("passages is 1 to 10")
+        found = clusters.cluster_detail(namespace, question_id, passages, canonical)
+        return ClusterCard(item=_item(found.cluster), entities=found.entities or [], passages=found.passages or [])
+
+    @tool(
         "What the name rules say of two spellings (fold / ask / no, the rule, its likelihood on real text).",
         "judge_pair",
     )
@@ -288,8 +306,10 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
         "name not kept apart into the canonical, or keeps a passage family's canonical and retires the rest; reject "
         "and keep_both answer all its questions. Pass `members_seen`, the member ids list_questions showed ([] for a "
         "pair): a cluster that changed since, a pair that now leads one, or a lead whose cluster is gone is then "
-        "refused. `pair_only` answers just that one question (not with members_seen). get_question shows a "
-        "cluster's lead pair only; its members are in list_questions' item."
+        "refused. A cluster's merge may choose: `canonical`, the member id the others fold into; `leave_out`, "
+        "member ids not to fold (a name_cluster only); `mark_rest`, mark the members left out different from the "
+        "canonical. `pair_only` answers just that one question (with none of those). get_cluster shows a cluster's "
+        "members; get_question its lead pair only."
     )
     def answer_question(
         question_id: int,
@@ -297,15 +317,21 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
         ctx: Context,
         pair_only: bool = False,
         members_seen: list[int] | None = None,
+        canonical: int | None = None,
+        leave_out: list[int] | None = None,
+        mark_rest: bool = False,
     ) -> DecisionResult:
         if not allow_answers:
             raise MemoError(GATED)
         if pair_only and members_seen is not None:
             raise MemoError("pair_only answers one question and members_seen a cluster: give one or the other")
+        if pair_only and (canonical is not None or leave_out or mark_rest):
+            raise MemoError("pair_only answers one question; canonical, leave_out and mark_rest are for a cluster")
         if pair_only:
             view = decisions.answer(namespace, question_id, action, who(ctx), CHANNEL)
         else:
-            view = clusters.answer_item(namespace, question_id, action, who(ctx), CHANNEL, seen=members_seen)
+            view = clusters.answer_item(namespace, question_id, action, who(ctx), CHANNEL, seen=members_seen,
+                                        canonical=canonical, leave_out=leave_out, mark_rest=mark_rest)  # fmt: skip
         return DecisionResult(decision_id=view.id, action=view.action, summary=view.summary)
 
     @tool("Revert a decision exactly, by its id (only on a server started with --allow-answers).")
