@@ -344,7 +344,7 @@ def answer_item(
     is then not answered. `canonical`, `leave_out` and `mark_rest` choose how a cluster merges
     (`answer_cluster`). Looked at and answered in one write, so that nothing changes between."""
     chosen = canonical is not None or bool(leave_out) or mark_rest
-    if chosen and action != "merge":
+    if chosen and action != "merge" and action in decisions.ANSWERS:
         raise MemoError("canonical, leave_out and mark_rest choose how a cluster merges; they are for a merge")
     with writing(namespace):
         if led_by(namespace, question_id) is not None:
@@ -354,7 +354,7 @@ def answer_item(
             )  # fmt: skip
         if seen and _pending(namespace, question_id):
             raise MemoError(f"question {question_id} no longer leads a cluster; look at it again")
-        if chosen:
+        if chosen and _pending(namespace, question_id):  # a decided one says so (`decisions.answer`)
             raise MemoError(
                 f"question {question_id} does not lead a cluster; canonical, leave_out and mark_rest are for one"
             )
@@ -397,6 +397,8 @@ def answer_cluster(
             raise MemoError(f"cluster {lead} changed since it was shown (now {now}); look at it again")
         if leave_out:
             members = _without(cluster, set(leave_out))
+        elif mark_rest and members is None and cluster.kind == "name_cluster":
+            raise MemoError("marking the rest different marks the members left out, and none is: leave some out")
         if action != "merge":
             return decisions.answer_batch(namespace, cluster.questions, action, actor, channel)
         if cluster.kind == "passage_family":
