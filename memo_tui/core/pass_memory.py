@@ -1,7 +1,7 @@
 """What the last resolution pass saw of a namespace, kept in the store, so that the next one does
 again only what its changes call for (incremental resolution): the names (`name_memory`: their
 tokens and verdicts), and of the evidence, which entities' passages and which passages' names are
-what they were, which pairs' sides shared no passage, and the hopeless asks left unread.
+what they were, the asks kept by what their evidence was made of, and the hopeless ones left unread.
 
 It is kept in the store (`PassMemory`) in parts, each a marshalled value (quick to read and write
 whole), all written in one transaction at the end of a pass. Each part carries a tag naming the
@@ -216,7 +216,6 @@ class Known:
 
     entities: Signatures  # of the live passages naming each entity
     passages: dict[int, int]  # passage id -> the hash of the entities it names
-    apart: set[Pair]  # of the asks weighed anew each pass (they share a neighbour), those whose sides shared no passage
     weighed: dict[Pair, tuple]  # of the pairs in fold groups, what their evidence was made of (as in `Kept`)
     kept: dict[Kept, PairList] = field(default_factory=dict)  # the asks kept by key
     # the other pairs with a verdict that the last pass visited; None: it kept none of this (visit them all)
@@ -224,7 +223,7 @@ class Known:
 
     @classmethod
     def nothing(cls) -> Known:
-        return cls(Signatures(array("q"), array("q")), {}, set(), {})
+        return cls(Signatures(array("q"), array("q")), {}, {})
 
     def standing(self, now: Signatures) -> set[int]:
         """The entities whose passages are what they were."""
@@ -281,11 +280,10 @@ def load_known(namespace: str) -> Known:
     value = kept(namespace, "evidence", _evidence_tag())
     if value is None:
         return Known.nothing()
-    entities, passages, apart, weighed, kept_, rest = value
+    entities, passages, weighed, kept_, rest = value
     return Known(
         Signatures(ints_of(entities[0]), ints_of(entities[1])),
         _signatures_of(passages),
-        set(apart),
         weighed,
         {key: PairList.loads(v) for key, v in kept_},
         PairList.loads(rest),
@@ -320,7 +318,7 @@ def save(namespace: str, found: Judged, known: Known) -> None:
         kept_ = [(key, pairs.dumps()) for key, pairs in known.kept.items() if pairs]
         rest = (known.rest or PairList()).dumps()
         entities, passages = tuple(known.entities), _signatures_dumps(known.passages)
-        value = (entities, passages, list(known.apart), known.weighed, kept_, rest)
+        value = (entities, passages, known.weighed, kept_, rest)
         keep(namespace, "evidence", _evidence_tag(), value)
 
 

@@ -351,8 +351,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
                 add_pair(skipped, (said[2], impact), pair)
                 unread_again += low in standing and high in standing
                 continue
-            info = dropped.get(pair)  # (what its evidence was made of, whether a passage named both sides)
-            local = (info[0] if info else known.weighed.get(pair)) if low in unmoved and high in unmoved else None
+            local = dropped.get(pair, known.weighed.get(pair)) if low in unmoved and high in unmoved else None
             if local is not None and local[0] in (said[2], evidence.pattern_of(said[2], True)):
                 # no neighbour shared, none changed: the evidence is what it was but for the prior
                 asks.append(Ask(Side(*live[low]), Side(*live[high]), verdict(said), impact, remake(local)))
@@ -424,9 +423,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
         places = _borne_on(pairs, touched, folding)
         revived += [((pairs.lows[at], pairs.highs[at]), key) for at in places]
         skipped[key] = pairs.without(places)
-    for pair, (_, _, local, meet) in late:  # its passages stand, and it meets the other's as it did
-        remade.add(pair)
-        dropped[pair] = local, meet
+    remade.update(pair for pair, _ in late)  # its passages stand
     made = [ask_of(pair, impact, remake(local)) for pair, (_, impact, local, _) in late]
     for pair, (rule, impact, *_) in revived:
         said = _unfolded_said(found.verdicts[pair]) if pair in unfolded_ else found.verdicts[pair]
@@ -435,17 +432,13 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     made.sort(key=lambda q: (q.left.id, q.right.id))
     asks[:main] = merge(asks[:main], made, key=lambda q: (q.left.id, q.right.id))  # in the order of a visit
     main += len(made)
-    apart: set[tuple[int, int]] = set()
     left_unread = sum(map(len, skipped.values()))
     # what the next pass may leave unvisited, beside what it kept: the unread (their lists, grown
     # below, not copies: hundreds of thousands of pairs), and the asks below
     kept_here = {(rule, impact, None, False): pairs for (rule, impact), pairs in skipped.items()}
     for q in asks[:main]:
         pair = (q.left.id, q.right.id)
-        if pair in remade:  # its passages are what they were: so is whether they meet
-            meet = not _was_apart(pair, dropped.get(pair), known)
-        else:
-            meet = not facts.passage_set(pair[0]).isdisjoint(facts.passage_set(pair[1]))
+        meet = not facts.passage_set(pair[0]).isdisjoint(facts.passage_set(pair[1]))
         rule = q.verdict.rule
         if not meet and _hopeless(rule, q.impact, answers, hopeless) is not None:  # the next pass need not read it
             add_pair(kept_here, (rule, q.impact, None, False), pair)
@@ -453,8 +446,6 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
             add_pair(kept_here, (rule, q.impact, q.evidence.local, meet), pair)
         else:
             rest.append(pair)
-            if not meet:
-                apart.add(pair)
     weighed = {pair: q.local for pair, q in doubts.items() if q is not None and q.local is not None}
     kept_likely, unread_kept, remade_kept = _kept_asks(kept, answers, hopeless, remake)
     left_unread += unread_kept
@@ -475,9 +466,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
         pass_memory.save(
             namespace,
             found,
-            pass_memory.Known(
-                signatures, passage_signatures, apart, weighed, pass_memory.joined(kept, kept_here), rest
-            ),
+            pass_memory.Known(signatures, passage_signatures, weighed, pass_memory.joined(kept, kept_here), rest),
         )
         # before admission, so that it counts the pending questions as the answers now weigh them
         _reweigh_pending(namespace, answers)
@@ -500,15 +489,9 @@ def _unfolded_said(said: tuple) -> tuple:
     return ("ask", said[1], said[2], "; a fold of these was reverted") if said[0] == "fold" else said
 
 
-def _was_apart(pair: tuple[int, int], info: tuple | None, known) -> bool:
-    """Whether no passage named both sides of a pair the last pass asked about (`info`: what it kept of
-    the pair, when the pair was kept)."""
-    return not info[1] if info is not None else pair in known.apart
-
-
 def _still_kept(known, steady, unmoved, found, marked, counts, passages, answers, hopeless):
     """The asks the last pass kept (`Known.kept`) whose key still holds, by key; and the others, each
-    with what was kept of it (what its evidence was made of, whether a passage named both sides):
+    with what its evidence was made of (None for a hopeless one left unread):
     this pass visits those.
 
     A key holds while no reviewer marked the pair and neither side was renamed (the verdict is the
@@ -525,11 +508,11 @@ def _still_kept(known, steady, unmoved, found, marked, counts, passages, answers
     moved, stirred = ids - steady, ids - unmoved
     kept: dict = {}
     regrouped: dict = {}  # hopeless asks a side of which has other passages now, still unread
-    dropped: dict[tuple[int, int], tuple] = {}
+    dropped: dict[tuple[int, int], tuple | None] = {}
     for key, pairs in known.kept.items():
         rule, impact, local, meet = key
         if local is None and _hopeless(rule, impact, answers, hopeless) is None:  # the answers lifted the rule
-            dropped.update(dict.fromkeys(pairs, (None, False)))
+            dropped.update(dict.fromkeys(pairs))
             continue
         gone = set(pairs.touching(moved if local is None else stirred))
         gone.update(at for at in pairs.touching(marked_ids) if (pairs.lows[at], pairs.highs[at]) in marked)
@@ -542,7 +525,7 @@ def _still_kept(known, steady, unmoved, found, marked, counts, passages, answers
                 ):  # a side's passages changed, and the ask is still hopeless: unread still
                     add_pair(regrouped, (rule, now, None, False), pair)
                     continue
-            dropped[pair] = (local, meet)
+            dropped[pair] = local
         left = pairs.without(sorted(gone))
         if left:
             kept[key] = left
