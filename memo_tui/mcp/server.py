@@ -3,10 +3,9 @@
 Read tools return structured (pydantic) results. Write tools: `ingest_passages` (the README's JSONL
 schema, validated per item as `ingest` does), `propose_merge` / `propose_keep_apart` (a pending
 question marked as the agent's: the graph does not change), and, only with `--allow-answers`,
-`answer_question` (a cluster's id answers the cluster, as the queue shows it, or as the agent chooses its
-canonical and members) and `revert`, recorded
-with channel `agent` and the agent's name. Errors are error results carrying the CLI's one line,
-never a traceback.
+`answer_question` (a cluster's id answers the cluster, as the queue shows it or with the canonical
+and members the agent chooses) and `revert`, recorded with channel `agent` and the agent's name.
+Errors are error results carrying the CLI's one line, never a traceback.
 """
 
 from __future__ import annotations
