@@ -460,6 +460,8 @@ def classify(a: Live, b: Live, named, duplicate: float | None, near: float | Non
 def _contradiction(left: Live, right: Live, near: float) -> Finding | None:
     """One subject, another value: every word that differs is a value or a negation."""
     a, b = words(left.text), words(right.text)
+    if not all(map(_may_be_said, set(a) ^ set(b))):
+        return None  # a word only one text has (what the counts below find first, at a fraction of the cost)
     counted_a, counted_b = Counter(a), Counter(b)
     if not all(map(_may_be_said, (counted_a - counted_b).keys() | (counted_b - counted_a).keys())):
         return None  # a word one text has more often than the other differs wherever the texts differ
