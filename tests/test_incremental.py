@@ -476,3 +476,20 @@ def test_a_full_pass_keeps_the_names_part_a_rebuilt_memory_keeps():
     (full, keepable), (rebuilt, too) = _base_part_of(built), _base_part(NameMemory(order, Names.of(rows), set(), {}))
     assert keepable and too and marshal.loads(full) == marshal.loads(rebuilt)
     assert _base_part_of([*built, Name(10_001, "a\x00b")]) == (None, False)
+
+
+def test_one_sweep_finds_in_each_list_the_places_its_own_sweep_finds():
+    rng = random.Random(7)
+    groups = {}
+    for key in range(60):  # lists of many sizes, some empty, keyed as the memory keys its asks
+        size = rng.choice([0, 0, 1, 2, 3, 40])
+        pairs = pass_memory.PairList()
+        for _ in range(size):
+            low = rng.randrange(200)
+            pairs.append((low, low + 1 + rng.randrange(200)))
+        groups[("rule", key, None, False)] = pairs
+    for share in (0.0, 0.05, 0.5, 1.0):
+        ids = {x for x in range(400) if rng.random() < share}
+        expected = {key: pairs.touching(ids) for key, pairs in groups.items() if pairs.touching(ids)}
+        assert pass_memory.Sweep(groups).touching(ids) == expected
+    assert pass_memory.Sweep({}).touching({1, 2}) == {}

@@ -17,6 +17,7 @@ import marshal
 import os
 import sys
 from array import array
+from bisect import bisect_right
 from collections.abc import Iterable, Iterator
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
@@ -184,6 +185,33 @@ class PairList:
     @classmethod
     def loads(cls, value: tuple[bytes, bytes]) -> PairList:
         return cls(ints_of(value[0]), ints_of(value[1]))
+
+
+class Sweep:
+    """Lists of pairs by key (`Known.kept`'s), swept as one for the pairs that touch a set of ids: a
+    pass keeps thousands of keys, most of a few pairs, and a sweep of each list cost more than its
+    pairs did."""
+
+    def __init__(self, groups: dict) -> None:
+        self._keys, self._ends, self._all = list(groups), array("q"), PairList()
+        for pairs in groups.values():
+            self._all.lows.extend(pairs.lows)
+            self._all.highs.extend(pairs.highs)
+            self._ends.append(len(self._all))
+
+    def touching(self, ids: set[int]) -> dict:
+        """Key -> the places in its list of the pairs with a side among `ids`, ascending (`PairList.touching`);
+        a key with none is left out."""
+        out: dict = {}
+        keys, ends = self._keys, self._ends
+        k, start, places = -1, 0, []
+        for at in self._all.touching(ids):
+            if k < 0 or at >= ends[k]:  # the next key with a place (the places ascend)
+                k = bisect_right(ends, at)
+                start, places = ends[k - 1] if k else 0, []
+                out[keys[k]] = places
+            places.append(at - start)
+        return out
 
 
 class Signatures(NamedTuple):

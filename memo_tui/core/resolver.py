@@ -21,7 +21,7 @@ from memo_tui.core import decisions, evidence, pass_memory, queue
 from memo_tui.core.conflict_search import queue_conflicts
 from memo_tui.core.evidence import Evidence, StoreFacts
 from memo_tui.core.folds import canonical_rank, follow_aliases
-from memo_tui.core.pass_memory import PairList, add_pair
+from memo_tui.core.pass_memory import PairList, Sweep, add_pair
 from memo_tui.core.rules import Name, Verdict, judge_pair, told
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Entity, Fold, KeepApart, Mention, Passage, Question, utcnow
@@ -361,8 +361,11 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     folding = {x.id for pair in fold_edges for x in pair}
     wanted = folding | {x.id for q in asks if (q.left.id, q.right.id) not in remade for x in (q.left, q.right)}
     # what this pass folds may ask about the pairs it did not read anew: their sides' facts too
-    for pairs in (*skipped.values(), *kept.values()):
-        for at in pairs.touching(folding):
+    kept_by = Sweep(kept)
+    near_folding = kept_by.touching(folding)
+    for pairs, places in (*((p, p.touching(folding)) for p in skipped.values()),
+                          *((kept[key], at) for key, at in near_folding.items())):  # fmt: skip
+        for at in places:
             wanted.update((pairs.lows[at], pairs.highs[at]))
     wanted |= {x for pair in _touching(remade, folding) for x in pair}
     facts = store_facts(wanted, passages, named, sources, counts)
@@ -418,9 +421,10 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     asks = [_weighed(q, weigh, facts, hopeless) for q in asks]
     # a kept ask that the folds bear on is asked about as if visited
     touched = set(absorbed_into) | {x.id for x in absorbed_into.values()}
-    kept, late, revived = _split_touched(kept, touched, folding, answers, hopeless)
+    kept, late, revived = _split_touched(kept, kept_by.touching(touched), near_folding, folding, answers, hopeless)
+    del kept_by
     for key, pairs in list(skipped.items()):  # and the unread this pass found
-        places = _borne_on(pairs, touched, folding)
+        places = _borne_on(pairs, pairs.touching(touched), pairs.touching(folding), folding)
         revived += [((pairs.lows[at], pairs.highs[at]), key) for at in places]
         skipped[key] = pairs.without(places)
     remade.update(pair for pair, _ in late)  # its passages stand
@@ -506,6 +510,10 @@ def _still_kept(known, steady, unmoved, found, marked, counts, passages, answers
         ids.update(pairs.lows)
         ids.update(pairs.highs)
     moved, stirred = ids - steady, ids - unmoved
+    unread = {key: pairs for key, pairs in known.kept.items() if key[2] is None}
+    read = {key: pairs for key, pairs in known.kept.items() if key[2] is not None}
+    near = Sweep(unread).touching(moved) | Sweep(read).touching(stirred)  # each key's pairs that may not stand
+    near_marked = Sweep(known.kept).touching(marked_ids)
     kept: dict = {}
     regrouped: dict = {}  # hopeless asks a side of which has other passages now, still unread
     dropped: dict[tuple[int, int], tuple | None] = {}
@@ -514,8 +522,8 @@ def _still_kept(known, steady, unmoved, found, marked, counts, passages, answers
         if local is None and _hopeless(rule, impact, answers, hopeless) is None:  # the answers lifted the rule
             dropped.update(dict.fromkeys(pairs))
             continue
-        gone = set(pairs.touching(moved if local is None else stirred))
-        gone.update(at for at in pairs.touching(marked_ids) if (pairs.lows[at], pairs.highs[at]) in marked)
+        gone = set(near.get(key, ()))
+        gone.update(at for at in near_marked.get(key, ()) if (pairs.lows[at], pairs.highs[at]) in marked)
         for at in sorted(gone):
             pair = (pairs.lows[at], pairs.highs[at])
             if local is None and pair in found.verdicts and pair not in marked and found.fresh.isdisjoint(pair):
@@ -551,22 +559,26 @@ def _pair_order(pair: tuple[int, int]) -> int:
     return pair[0] << 63 | pair[1]
 
 
-def _borne_on(pairs: PairList, touched: set[int], folding: set[int]) -> list[int]:
+def _borne_on(pairs: PairList, near_touched: list[int], near_folding: list[int], folding: set[int]) -> list[int]:
     """The places of the pairs this pass's folds bear on: about an entity folded in this pass or grown
-    by one, or about two members of a fold group (which may ask about the pair too)."""
-    places = set(pairs.touching(touched))
+    by one, or about two members of a fold group (which may ask about the pair too). `near_touched`,
+    `near_folding`: the places of the pairs touching the ones folded or grown, and the fold groups'
+    members (`PairList.touching`)."""
     lows, highs = pairs.lows, pairs.highs
-    places.update(at for at in pairs.touching(folding) if lows[at] in folding and highs[at] in folding)
+    places = set(near_touched)
+    places.update(at for at in near_folding if lows[at] in folding and highs[at] in folding)
     return sorted(places)
 
 
-def _split_touched(kept: dict, touched: set[int], folding: set[int], answers, hopeless) -> tuple[dict, list, list]:
-    """The kept asks this pass's folds bear on (`_borne_on`), taken out of `kept`, as (pair, key):
-    those whose evidence is remade, and those left unread (hopeless, and no passage names both). A
-    full pass asks about them as it visits them: so does this one."""
+def _split_touched(kept: dict, near_touched: dict, near_folding: dict, folding: set[int], answers, hopeless
+                   ) -> tuple[dict, list, list]:  # fmt: skip
+    """The kept asks this pass's folds bear on (`_borne_on`; the places near them by key, as
+    `pass_memory.Sweep` finds them), taken out of `kept`, as (pair, key): those whose evidence is
+    remade, and those left unread (hopeless, and no passage names both). A full pass asks about them
+    as it visits them: so does this one."""
     quiet, late, revived = {}, [], []
     for key, pairs in kept.items():
-        places = _borne_on(pairs, touched, folding)
+        places = _borne_on(pairs, near_touched.get(key, ()), near_folding.get(key, ()), folding)
         if not places:
             quiet[key] = pairs
             continue
