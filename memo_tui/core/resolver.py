@@ -510,10 +510,6 @@ def _still_kept(known, steady, unmoved, found, marked, counts, passages, answers
         ids.update(pairs.lows)
         ids.update(pairs.highs)
     moved, stirred = ids - steady, ids - unmoved
-    unread = {key: pairs for key, pairs in known.kept.items() if key[2] is None}
-    read = {key: pairs for key, pairs in known.kept.items() if key[2] is not None}
-    near = Sweep(unread).touching(moved) | Sweep(read).touching(stirred)  # each key's pairs that may not stand
-    near_marked = Sweep(known.kept).touching(marked_ids)
     kept: dict = {}
     regrouped: dict = {}  # hopeless asks a side of which has other passages now, still unread
     dropped: dict[tuple[int, int], tuple | None] = {}
@@ -522,8 +518,8 @@ def _still_kept(known, steady, unmoved, found, marked, counts, passages, answers
         if local is None and _hopeless(rule, impact, answers, hopeless) is None:  # the answers lifted the rule
             dropped.update(dict.fromkeys(pairs))
             continue
-        gone = set(near.get(key, ()))
-        gone.update(at for at in near_marked.get(key, ()) if (pairs.lows[at], pairs.highs[at]) in marked)
+        gone = set(pairs.touching(moved if local is None else stirred))
+        gone.update(at for at in pairs.touching(marked_ids) if (pairs.lows[at], pairs.highs[at]) in marked)
         for at in sorted(gone):
             pair = (pairs.lows[at], pairs.highs[at])
             if local is None and pair in found.verdicts and pair not in marked and found.fresh.isdisjoint(pair):
