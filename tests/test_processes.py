@@ -69,14 +69,13 @@ def big_store(store):
             Passage.insert(namespace="default", external_id=f"x{i}", text="t", created_at=now).execute()
             for i in range(300)
         ]
-        rows = [
-            (passages[i % 300], absorbed.id, "Big Absorbed", "Big Absorbed", "capitalised", 1.0, True)
-            for i in range(150_000)
-        ]
-        db.cursor().executemany(
-            'INSERT INTO "mention" ("passage_id", "entity_id", "surface", "surface_key", "source", "weight", "active")'
-            f" VALUES ({', '.join([db.param] * 7)})",
-            rows,
+        # 500 mentions in each, made by the database (150k rows sent one by one took 14 s on PostgreSQL)
+        db.execute_sql(
+            "WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 500) "
+            'INSERT INTO "mention" ("passage_id", "entity_id", "surface", "surface_key", "source", "weight", "active") '
+            f"SELECT p.id, {db.param}, 'Big Absorbed', 'Big Absorbed', 'capitalised', 1.0, TRUE "
+            f'FROM "passage" p CROSS JOIN n WHERE p.id IN ({", ".join([db.param] * len(passages))})',
+            [absorbed.id, *passages],
         )
     db.close()
     return store
