@@ -363,8 +363,9 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     # what this pass folds may ask about the pairs it did not read anew: their sides' facts too
     kept_by = Sweep(kept)
     near_folding = kept_by.touching(folding)
-    for pairs, places in (*((p, p.touching(folding)) for p in skipped.values()),
-                          *((kept[key], at) for key, at in near_folding.items())):  # fmt: skip
+    near = [(pairs, pairs.touching(folding)) for pairs in skipped.values()]
+    near += [(kept[key], places) for key, places in near_folding.items()]
+    for pairs, places in near:
         for at in places:
             wanted.update((pairs.lows[at], pairs.highs[at]))
     wanted |= {x for pair in _touching(remade, folding) for x in pair}
