@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import time
 from collections import ChainMap, defaultdict
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass
 from heapq import merge
 from itertools import combinations
@@ -556,7 +556,9 @@ def _pair_order(pair: tuple[int, int]) -> int:
     return pair[0] << 63 | pair[1]
 
 
-def _borne_on(pairs: PairList, near_touched: list[int], near_folding: list[int], folding: set[int]) -> list[int]:
+def _borne_on(
+    pairs: PairList, near_touched: Iterable[int], near_folding: Iterable[int], folding: set[int]
+) -> list[int]:
     """The places of the pairs this pass's folds bear on: about an entity folded in this pass or grown
     by one, or about two members of a fold group (which may ask about the pair too). `near_touched`,
     `near_folding`: the places of the pairs touching the ones folded or grown, and the fold groups'
