@@ -9,7 +9,7 @@ from memo_tui.core import decisions, evidence
 from memo_tui.core.ingest import ingest_records
 from memo_tui.core.passages import retire
 from memo_tui.core.queue import pending
-from memo_tui.core.resolver import live_mentions, live_sources, resolve
+from memo_tui.core.resolver import joint_texts, live_mentions, live_sources, mention_sets, resolve, store_facts
 from memo_tui.core.sources import PassageRecord
 from memo_tui.store import Decision, Entity, Mention, Passage, Question
 
@@ -303,3 +303,24 @@ def test_the_live_mentions_are_those_of_the_namespaces_live_passages_however_the
         }
         rows = live_mentions(namespace, live)
         assert live == set(ids[1:]) and sorted(rows) == sorted(expected) and len(expected) > len(live)
+
+
+def test_a_sides_spellings_are_those_its_live_passages_write_it_in_whichever_are_retired(store):
+    # a spelling written in three passages whose first and last are retired is live through the one
+    # between; a spelling written only in retired passages is not
+    texts = [f"Ada Lovelace met Grace Hopper on day {k}." for k in range(3)]
+    ingest_records(NS, [PassageRecord(f"d{k}", text, "s") for k, text in enumerate(texts)])
+    ada = Entity.get(Entity.name == "Ada Lovelace").id
+    grace = Entity.get(Entity.name == "Grace Hopper").id
+    first, middle, last = sorted(m.passage_id for m in Mention.select().where(Mention.entity == ada))
+    for pid in (first, last):
+        row = Mention.get((Mention.entity == ada) & (Mention.passage == pid))
+        Mention.create(passage=pid, entity=ada, surface="Countess Lovelace", surface_key="countess lovelace",
+                       source=row.source, weight=row.weight)  # fmt: skip
+        retire(pid)
+    live, sources = live_sources(NS)
+    passages, named = mention_sets(live_mentions(NS, live))
+    facts = store_facts({ada, grace}, passages, named, sources, {e: len(p) for e, p in passages.items()})
+    joint_texts(facts, [(ada, grace)])
+    assert facts.surfaces == {ada: {"Ada Lovelace"}, grace: {"Grace Hopper"}}
+    assert set(facts.text_of) == {middle}

@@ -171,15 +171,28 @@ def joint_texts(facts: StoreFacts, pairs: list[tuple[int, int]]) -> None:
             facts.text_of[pid] = text
             facts.external_of[pid] = external_id
     # the mentions in live passages (the facts' `entities_of`) are kept here: joining each to its
-    # passage row read a hub's every passage, text and all
-    live = facts.entities_of
-    for part in slices(sorted(sides - facts.surfaces.keys())):
-        query = Mention.select(Mention.entity, Mention.surface, Mention.passage).where(
-            Mention.entity.in_(part) & Mention.active
+    # passage row read a hub's every passage, text and all. A spelling is read once, with the first
+    # and last passage it is written in: a hub's tens of thousands of mentions are a few spellings.
+    live, spelled = facts.entities_of, facts.surfaces
+    for part in slices(sorted(sides - spelled.keys())):
+        query = (
+            Mention.select(Mention.entity, Mention.surface, fn.MIN(Mention.passage), fn.MAX(Mention.passage))
+            .where(Mention.entity.in_(part) & Mention.active)
+            .group_by(Mention.entity, Mention.surface)
         )
-        for entity_id, surface, pid in rows_of(query):
-            if pid in live:
-                facts.surfaces.setdefault(entity_id, set()).add(surface)
+        unsure = set()  # entities with a spelling whose first and last passages are both retired
+        for entity_id, surface, first, last in rows_of(query):
+            if first in live or last in live:
+                spelled.setdefault(entity_id, set()).add(surface)
+            else:
+                unsure.add(entity_id)
+        for few in slices(sorted(unsure)):  # their every mention: a passage between those two may be live
+            query = Mention.select(Mention.entity, Mention.surface, Mention.passage).where(
+                Mention.entity.in_(few) & Mention.active
+            )
+            for entity_id, surface, pid in rows_of(query):
+                if pid in live:
+                    spelled.setdefault(entity_id, set()).add(surface)
 
 
 def _entity_rows(namespace: str) -> list[tuple[int, str, str | None]]:
