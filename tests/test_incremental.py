@@ -182,6 +182,30 @@ def test_an_incremental_pass_leaves_the_store_as_a_full_pass_does(two_stores, se
     assert _tally(reports) == _tally(full_reports)  # every ask counted once, as the full pass counts it
 
 
+def test_the_verdicts_kept_for_the_names_learned_since_the_base_are_all_that_touch_them(store, monkeypatch):
+    # the pass keeps them without sweeping every verdict: the ones kept before that stand, and its own
+    kept = []
+    result = pass_memory.Judging.result
+
+    def checked(self):
+        found = result(self)
+        learned = found.changes.learned
+        touching = {pair: v for pair, v in found.verdicts.items() if pair[0] in learned or pair[1] in learned}
+        kept.append((found.recent, touching))
+        return found
+
+    monkeypatch.setattr(pass_memory.Judging, "result", checked)
+    rng = random.Random(11)
+    pool = entity_names(600, seed=11)  # names enough that those learned pass after pass stay a tenth of them
+    ingest_records(NS, _passages(rng, pool, 0, 300))
+    for step in range(1, 7):
+        resolve(NS, cap=40)
+        _step(rng, pool, step, busy=False)
+    resolve(NS, cap=40)
+    assert all(recent == touching for recent, touching in kept)
+    assert sum(len(recent) > 0 for recent, _ in kept) >= 4  # most passes had learned names, and kept their verdicts
+
+
 def test_a_memory_written_by_other_code_is_not_read(store):
     ingest_records(NS, _passages(random.Random(1), entity_names(60, seed=1), 0, 30))
     assert not resolve(NS).incremental

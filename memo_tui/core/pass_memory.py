@@ -133,15 +133,13 @@ def _rows_of(tag: str) -> tuple[str, int]:
     return (head, int(count)) if mark and count.isdigit() else (tag, 1)
 
 
-def _save_names(namespace: str, verdicts: dict[Pair, tuple], changes: Changes) -> None:
+def _save_names(namespace: str, recent: dict[Pair, tuple], changes: Changes) -> None:
     """Between rebuilds only what changed since the base is written: names learned and forgotten,
-    and their verdicts."""
-    learned = changes.learned
-    recent = {pair: v for pair, v in verdicts.items() if pair[0] in learned or pair[1] in learned} if learned else {}
+    and their verdicts (`recent`: `Judged.recent`)."""
     if changes.staged:  # a names part written anew, and the verdicts with it (`Judging`)
         _unstage(namespace, "names")
         _unstage(namespace, "verdicts")
-    keep(namespace, "learned", _tag(), (int_bytes(changes.forgotten), learned, recent))
+    keep(namespace, "learned", _tag(), (int_bytes(changes.forgotten), changes.learned, recent))
 
 
 class PairList:
@@ -337,7 +335,7 @@ def save(namespace: str, found: Judged, known: Known) -> None:
             drop(namespace)  # passes are full ones
             return
         if changes.fresh or changes.stale:  # names folded away since: worth writing down too
-            _save_names(namespace, found.verdicts, changes)
+            _save_names(namespace, found.recent, changes)
         _drop_staged(namespace)  # what a pass that stopped before its save staged
         words = changes.words | rules.known_frequencies()  # the second process's and this one's
         if len(words) > found.words_kept:
@@ -366,6 +364,7 @@ class Judged:
     fresh: set[int]  # their ids, when judged against the memory (a full judging sets them against none: empty)
     changes: Changes  # what `save` keeps of the names
     words_kept: int = 0  # word frequencies the memory held: `save` writes them again only when there are more
+    recent: dict[Pair, tuple] = field(default_factory=dict)  # the verdicts touching a name learned since the base
 
 
 PARALLEL_MIN = 50_000  # remembered names from which they are judged in a second process, beside the pass's reads
@@ -436,16 +435,23 @@ class Judging:
                           len(self._words))  # fmt: skip
         names_part, learned_part, verdicts_part = self._parts
         self._parts = None  # tens of MB on a large store: let go once read
-        verdicts = marshal.loads(verdicts_part)  # the base's, less those of names forgotten since
-        forgotten, _, recent = marshal.loads(learned_part)
-        drop_verdicts(verdicts, set(ints_of(forgotten)))
-        verdicts.update(recent)
+        verdicts = marshal.loads(verdicts_part)  # the base's
+        forgotten, _, recent = marshal.loads(learned_part)  # and those of the names learned since
         if self._future is not None:
             changes = self._staged(self._future.result())
         else:
             changes = self._staged(judge_changes(names_part, learned_part, self._rows, self._words))
-        drop_verdicts(verdicts, set(changes.stale))
+        # less those of names forgotten since the base or stale now (one sweep of the base's); then this pass's
+        stale = set(changes.stale)
+        drop_verdicts(verdicts, set(ints_of(forgotten)) | stale)
+        drop_verdicts(recent, stale)
+        verdicts.update(recent)
         verdicts.update(changes.said)
         self._stage_verdicts(changes, verdicts)
         fresh = set(changes.fresh)
-        return Judged(verdicts, changes.judged, changes.rejected, len(fresh), True, fresh, changes, len(self._words))
+        # the verdicts touching a name learned since the base: the base's touch none (a name learned
+        # anew was forgotten from it first, and ids are never given twice), so they are the recent
+        # ones that stand and this pass's (each touches a name judged anew, which it learned)
+        recent.update(changes.said)
+        return Judged(verdicts, changes.judged, changes.rejected, len(fresh), True, fresh, changes, len(self._words),
+                      recent if changes.learned else {})  # fmt: skip
