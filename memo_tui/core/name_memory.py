@@ -300,6 +300,11 @@ def judge_all(rows: list[tuple[int, str, str | None]], stage: Callable[[bytes], 
     return changes
 
 
+def ready() -> None:
+    """Nothing: a second process that will judge runs it first, so that it has imported this module
+    (and the rules and blocking) before the names are handed over."""
+
+
 def judge_changes(
     names_part: bytes, learned_part: bytes, rows: list[tuple[int, str, str | None]], words: dict[str, float]
 ) -> Changes:

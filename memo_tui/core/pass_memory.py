@@ -31,7 +31,7 @@ from peewee import EXCLUDED
 
 from memo_tui.core import blocking, evidence, keys, name_memory, rules
 from memo_tui.core.name_memory import Changes, Pair, drop_verdicts, int_bytes, ints_of, judge_all, judge_changes
-from memo_tui.store import PassMemory, db
+from memo_tui.store import Entity, PassMemory, db
 
 FORMAT = 2
 # an ask's key in the evidence memory: (rule, impact, what its evidence was made of, or None for a
@@ -367,22 +367,25 @@ class Judged:
     recent: dict[Pair, tuple] = field(default_factory=dict)  # the verdicts touching a name learned since the base
 
 
-PARALLEL_MIN = 50_000  # remembered names from which they are judged in a second process, beside the pass's reads
+PARALLEL_MIN = 50_000  # a namespace's names from which they are judged in a second process, beside the pass's reads
 
 
 class Judging:
-    """Block and judge the namespace's names (`rows`: id, name, type, in id order): only the pairs that
-    touch a name the last pass did not see as it is now, unless `full` or nothing usable is kept.
+    """Block and judge the namespace's names: only the pairs that touch a name the last pass did not
+    see as it is now, unless `full` or nothing usable is kept.
 
-    Entering starts the work; on a large store it runs in a second process (it reads only the names'
-    memory, handed over as it is stored), while the caller reads the rest of the store; `result()`
-    waits for it (`save` keeps what it found, with the evidence, at the end of the pass). A full pass
-    judges on entering, before the caller's reads: its names and indexes, the peak of a pass, are let
-    go before the mention sets are built. A names part made anew is staged at once when the pass
-    `writes`, and the verdicts with it once they are all known (a dry run writes nothing)."""
+    On a large store the work runs in a second process (it reads only the names' memory, handed over
+    as it is stored), started on entering, so that it has started up by the time the caller has read
+    the names and hands them over (`judge`); the caller reads the rest of the store meanwhile, and
+    `result()` waits for it (`save` keeps what it found, with the evidence, at the end of the pass).
+    A full pass judges when handed the names, before the caller's reads: its names and indexes, the
+    peak of a pass, are let go before the mention sets are built. A names part made anew is staged
+    at once when the pass `writes`, and the verdicts with it once they are all known (a dry run
+    writes nothing)."""
 
-    def __init__(self, namespace: str, rows: list[tuple[int, str, str | None]], full: bool, writes: bool) -> None:
-        self._namespace, self._rows, self._writes = namespace, rows, writes
+    def __init__(self, namespace: str, full: bool, writes: bool) -> None:
+        self._namespace, self._writes = namespace, writes
+        self._rows: list[tuple[int, str, str | None]] = []
         tag = _tag()
         parts = [] if full else [_kept_data(namespace, part, tag) for part in ("names", "learned", "verdicts")]
         self._parts = parts if parts and None not in parts else None
@@ -393,17 +396,24 @@ class Judging:
         self._all: Changes | None = None
 
     def __enter__(self) -> Judging:
-        if self._parts is None:
-            self._all = judge_all(self._rows, self._stage if self._writes else None)
-            self._stage_verdicts(self._all, self._all.said)
-        elif len(self._rows) >= PARALLEL_MIN and (os.cpu_count() or 1) >= 2:
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"), initializer=gc.disable)
-            self._future = self._pool.submit(judge_changes, self._parts[0], self._parts[1], self._rows, self._words)
+        if self._parts is not None and (os.cpu_count() or 1) >= 2:
+            if Entity.select().where(Entity.namespace == self._namespace).count() >= PARALLEL_MIN:
+                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"), initializer=gc.disable)
+                self._pool.submit(name_memory.ready)  # it starts, and imports what it judges with
         return self
 
     def __exit__(self, *exc) -> None:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
+
+    def judge(self, rows: list[tuple[int, str, str | None]]) -> None:
+        """Start judging the namespace's names (`rows`: id, name, type, in id order)."""
+        self._rows = rows
+        if self._parts is None:
+            self._all = judge_all(rows, self._stage if self._writes else None)
+            self._stage_verdicts(self._all, self._all.said)
+        elif self._pool is not None:
+            self._future = self._pool.submit(judge_changes, self._parts[0], self._parts[1], rows, self._words)
 
     @property
     def incremental(self) -> bool:

@@ -261,10 +261,11 @@ def _stop_if(cancelled: Callable[[], bool]) -> None:
 def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassReport:
     started = time.perf_counter()
     report = PassReport(dry_run=dry_run)
-    rows = _entity_rows(namespace)
-    home = Homes(namespace, {row[0] for row in rows})
-    report.moot = _settle_moot_questions(namespace, home, dry_run)
-    with pass_memory.Judging(namespace, rows, full, writes=not dry_run) as judging:  # beside the reads below
+    with pass_memory.Judging(namespace, full, writes=not dry_run) as judging:  # a large store's second process starts
+        rows = _entity_rows(namespace)
+        judging.judge(rows)  # beside the reads below (a full pass judges them now)
+        home = Homes(namespace, {row[0] for row in rows})
+        report.moot = _settle_moot_questions(namespace, home, dry_run)
         live_ids, sources = live_sources(namespace)
         passages, named = mention_sets(live_mentions(namespace, live_ids))
         counts = {eid: len(pids) for eid, pids in passages.items()}
