@@ -305,13 +305,13 @@ def ready() -> None:
     (and the rules and blocking) before the names are handed over."""
 
 
-def judge_changes(
-    names_part: bytes, learned_part: bytes, rows: list[tuple[int, str, str | None]], words: dict[str, float]
-) -> Changes:
+def judge_changes(names_part: bytes, learned_part: bytes, rows_part: bytes, words: dict[str, float]) -> Changes:
     """The pairs that touch a name the memory did not see as it is now, judged; and the memory's
-    names brought up to date (rebuilt when those learned since grew large). Reads no store (`words`:
-    the word frequencies the pass memory kept)."""
+    names brought up to date (rebuilt when those learned since grew large). Reads no store
+    (`rows_part`: the namespace's names, id, name and type, marshalled; `words`: the word
+    frequencies the pass memory kept)."""
     learn_frequencies(words)
+    rows = marshal.loads(rows_part)
     order_text, count, base = marshal.loads(names_part)
     order = {g: r for r, g in enumerate(_split(order_text, count), 1)}
     forgotten, learned, _ = marshal.loads(learned_part)

@@ -413,7 +413,9 @@ class Judging:
             self._all = judge_all(rows, self._stage if self._writes else None)
             self._stage_verdicts(self._all, self._all.said)
         elif self._pool is not None:
-            self._future = self._pool.submit(judge_changes, self._parts[0], self._parts[1], rows, self._words)
+            # the rows marshalled: a second process takes them in half the time it takes pickled ones
+            rows_part = marshal.dumps(rows)
+            self._future = self._pool.submit(judge_changes, self._parts[0], self._parts[1], rows_part, self._words)
 
     @property
     def incremental(self) -> bool:
@@ -450,7 +452,7 @@ class Judging:
         if self._future is not None:
             changes = self._staged(self._future.result())
         else:
-            changes = self._staged(judge_changes(names_part, learned_part, self._rows, self._words))
+            changes = self._staged(judge_changes(names_part, learned_part, marshal.dumps(self._rows), self._words))
         # less those of names forgotten since the base or stale now (one sweep of the base's); then this pass's
         stale = set(changes.stale)
         drop_verdicts(verdicts, set(ints_of(forgotten)) | stale)
