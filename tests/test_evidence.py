@@ -113,3 +113,23 @@ def test_ingest_adds_prose_spellings_of_names_known_before(store):
     ingest_records("default", [PassageRecord("b", "then we moved search to postgres too", "y")])
     lower = Entity.get(Entity.name == "postgres")
     assert [(m.surface, m.source) for m in Mention.select().where(Mention.entity == lower)] == [("postgres", "prose")]
+
+
+@pytest.mark.parametrize("authors", [1, 3, 500])
+def test_an_entitys_authors_are_those_of_all_its_passages_however_few_the_store_has(authors):
+    """The sources are read a slice at a time until every source of the store is found: the result
+    is the set of all its passages' sources, for a hub past the first slices too, with passages of
+    no source and with joint passages left out."""
+    import random
+
+    rng = random.Random(authors)
+    passages = {pid: {1} | ({2} if pid % 7 == 0 else set()) | {3 + pid % 50} for pid in range(1, 2001)}
+    sources = {pid: f"author{rng.randrange(authors)}" for pid in passages if pid % 5}  # every fifth: none
+    sources[1999] = "the last one's"  # found only in the hub's last slice
+    store = facts(passages, sources=sources)
+    for entity_id in (1, 2, 3, 17):
+        mine = store.passages_of[entity_id]
+        assert store.sources(entity_id, frozenset()) == {sources[p] for p in mine if p in sources}
+        joint = store.passage_set(1) & store.passage_set(2)
+        if entity_id in (1, 2):
+            assert store.sources(entity_id, joint) == {sources[p] for p in mine if p in sources and p not in joint}

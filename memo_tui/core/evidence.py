@@ -39,6 +39,7 @@ RARE_SHARE = 0.01  # a neighbour named by at most this share of live passages is
 # rules about two spellings of one word, where a rare spelling beside a common one looks like a typo
 SPELLING_RULES = frozenset({"edit-distance", "trigrams", "plural", "prefix", "same-merge-key", "accents"})
 NEIGHBOUR_PASSAGES = 200  # passages per name looked at for neighbours (a hub is sampled, by id)
+SOURCE_SLICE = 64  # passages whose sources are read at a time, until every source of the store is found
 
 
 @cache
@@ -75,6 +76,7 @@ class StoreFacts:
     _sources: dict[int, frozenset[str]] = field(default_factory=dict)
     _source_sets: dict[frozenset[str], frozenset[str]] = field(default_factory=dict)  # equal ones are one set
     _source_counts: dict[int, Counter] = field(default_factory=dict)
+    _authors_in_all: int | None = None  # the distinct sources of the live passages
 
     @property
     def live(self) -> int:
@@ -114,7 +116,7 @@ class StoreFacts:
             return frozenset()
         authors = self._sources.get(entity_id)
         if authors is None:
-            authors = frozenset(map(self.source_of.get, self.passages_of.get(entity_id, ()))) - {None, ""}
+            authors = self._authors(self.passages_of.get(entity_id, ()))
             authors = self._sources[entity_id] = self._source_sets.setdefault(authors, authors)
         if not joint or not authors:
             return authors
@@ -123,6 +125,19 @@ class StoreFacts:
             counted = Counter(map(self.source_of.get, self.passages_of.get(entity_id, ())))
             self._source_counts[entity_id] = counted
         return frozenset(counted - Counter(self.source_of.get(p) for p in joint)) - {None, ""}
+
+    def _authors(self, passages: list[int]) -> frozenset[str]:
+        """The sources of these passages, read a slice at a time until all of the store's are among
+        them: where a few authors wrote everything, a hub's first passages name them all."""
+        if self._authors_in_all is None:
+            self._authors_in_all = len(set(self.source_of.values()) - {None, ""})
+        found: set[str | None] = set()
+        for start in range(0, len(passages), SOURCE_SLICE):
+            found.update(map(self.source_of.get, passages[start : start + SOURCE_SLICE]))
+            found -= {None, ""}
+            if len(found) >= self._authors_in_all:
+                break
+        return frozenset(found)
 
     def is_rare(self, entity_id: int) -> bool:
         """Named by at most 1% of the live passages (at least 2): a neighbour worth sharing."""
