@@ -535,17 +535,21 @@ def _still_kept(known, steady, unmoved, found, marked, counts, passages, answers
             continue
         gone = set(pairs.touching(moved if local is None else stirred))
         gone.update(at for at in pairs.touching(marked_ids) if (pairs.lows[at], pairs.highs[at]) in marked)
+        out = []  # the places of the pairs that leave this key
         for at in sorted(gone):
             pair = (pairs.lows[at], pairs.highs[at])
             if local is None and pair in found.verdicts and pair not in marked and found.fresh.isdisjoint(pair):
                 now = min(counts.get(pair[0], 0), counts.get(pair[1], 0))
                 if _hopeless(rule, now, answers, hopeless) is not None and passages.get(pair[0], _NONE).isdisjoint(
                     passages.get(pair[1], _NONE)
-                ):  # a side's passages changed, and the ask is still hopeless: unread still
-                    add_pair(regrouped, (rule, now, None, False), pair)
+                ):  # a side's passages changed, and the ask is still hopeless: unread still (most often a
+                    if now != impact:  # hub's new passages, beside a side whose count is the impact: it stays)
+                        add_pair(regrouped, (rule, now, None, False), pair)
+                        out.append(at)
                     continue
             dropped[pair] = local
-        left = pairs.without(sorted(gone))
+            out.append(at)
+        left = pairs.without(out)
         if left:
             kept[key] = left
     return pass_memory.joined(kept, regrouped), dropped
