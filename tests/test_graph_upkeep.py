@@ -196,3 +196,46 @@ def test_metrics_are_prometheus_text_kept_across_runs(settled, run_cli):
     assert "# TYPE memo_graph_cache_total counter" in lines
     assert 'memo_graph_cache_total{event="build_asof",namespace="default"} 1' in lines
     assert any(line.startswith('memo_graph_build_duration_seconds_count{namespace="default"} ') for line in lines)
+
+
+def test_an_ingest_links_passages_the_same_without_reading_the_mentions_of_the_names_it_made(store, monkeypatch):
+    """The linker does not read back the mentions of entities its chunk created (they are all in the
+    chunk): the links are those it writes when it reads them, over many chunks and two ingests, the
+    first into an empty namespace (whose entities the ingest then knows without looking them up)."""
+    import random
+
+    from memo_tui.core import ingest, links
+    from memo_tui.store import PassageLink
+
+    monkeypatch.setattr(ingest, "CHUNK", 40)
+    rng = random.Random(7)
+    names = [f"Name{n}" for n in range(80)]
+    rounds = [
+        [
+            PassageRecord(f"r{r}p{i}", " and ".join(rng.sample(names[: 40 + 40 * r], rng.randint(2, 4))) + ".", "a")
+            for i in range(300)
+        ]
+        for r in range(2)
+    ]
+    link = links.Linker.link
+
+    def reading_all(self, new, made=()):  # the same, reading every entity's mentions
+        return link(self, new)
+
+    for namespace, linker in (("made-skipped", link), ("read-all", reading_all)):
+        monkeypatch.setattr(links.Linker, "link", linker)
+        for records in rounds:
+            ingest_records(namespace, records)
+    external = dict(Passage.select(Passage.id, Passage.external_id).tuples())
+
+    def links_of(namespace):
+        rows = (
+            PassageLink.select(PassageLink.passage, PassageLink.other, PassageLink.shared, PassageLink.strength)
+            .join(Passage, on=(PassageLink.passage == Passage.id))
+            .where(Passage.namespace == namespace)
+            .tuples()
+        )
+        return sorted((external[a], external[b], shared, strength) for a, b, shared, strength in rows)
+
+    assert len(links_of("made-skipped")) > 500
+    assert links_of("made-skipped") == links_of("read-all")

@@ -68,29 +68,40 @@ def suggestion(namespace: str, target: str, names: list[str] | None = None) -> s
 
 
 class EntityCache:
-    """Identity key -> entity id for one namespace, filled and created in bulk; used by ingest."""
+    """Identity key -> entity id for one namespace, filled and created in bulk; used by ingest.
+
+    Its keys are looked up in the store before they are created, unless the cache holds every key
+    of the namespace: when the namespace held no entity when it was first asked (a first ingest),
+    every entity since is one it made, until `forget` (another writer moved the graph)."""
 
     def __init__(self, namespace: str) -> None:
         self.namespace = namespace
         self._ids: dict[str, int] = {}
         self._types: dict[int, str | None] = {}
         self._via_alias: set[str] = set()
+        self._whole: bool | None = None  # every key of the namespace is here (None: not asked yet)
         self.created = 0
+        self.made: list[int] = []  # the entities the last `prepare` created
         self._insert = Inserter(Entity, ("namespace", "name", "identity_key", "merge_key", "type", "created_at"))
 
     def prepare(self, spellings: dict[str, tuple[str, str | None]]) -> None:
-        """Make sure every identity key has an entity: look up in bulk, create the rest in bulk.
+        """Make sure every identity key has an entity: look up in bulk, create the rest in bulk. Run
+        inside the writing transaction that uses the ids.
 
         `spellings` maps identity key -> (first surface seen, declared type or None).
         """
-        self._load(entities_by_key(self.namespace, [k for k in spellings if k not in self._ids]))
-        self._load(entities_by_alias_key(self.namespace, [k for k in spellings if k not in self._ids]), True)
+        if self._whole is None:
+            self._whole = not self._ids and not _holds_names(self.namespace)
+        if not self._whole:
+            self._load(entities_by_key(self.namespace, [k for k in spellings if k not in self._ids]))
+            self._load(entities_by_alias_key(self.namespace, [k for k in spellings if k not in self._ids]), True)
         new = [k for k in spellings if k not in self._ids]
+        self.made = []
         if new:
             now = utcnow()
             rows = [(self.namespace, spellings[k][0].strip(), k, merge_key(k), spellings[k][1], now) for k in new]
-            self._insert.many(rows)
-            self._load(entities_by_key(self.namespace, new))
+            self.made = self._insert.ids(rows)
+            self._load([(k, entity_id, spellings[k][1]) for k, entity_id in zip(new, self.made, strict=True)])
             self.created += len(new)
         for key, (_, kind) in spellings.items():
             entity_id = self._ids[key]
@@ -115,3 +126,12 @@ class EntityCache:
         self._ids.clear()
         self._types.clear()
         self._via_alias.clear()
+        self._whole = None
+
+
+def _holds_names(namespace: str) -> bool:
+    """Whether the namespace has an entity or an alias."""
+    return (
+        Entity.select(Entity.id).where(Entity.namespace == namespace).exists()
+        or Alias.select(Alias.id).where(Alias.namespace == namespace).exists()
+    )

@@ -209,7 +209,7 @@ class PassageWriter:
         write_batch()
         self._write_mentions(mention_rows)
         self._relations.many(relation_rows)
-        self.linker.link(weights_of((row[0], row[1], row[5]) for row in mention_rows))
+        self.linker.link(weights_of((row[0], row[1], row[5]) for row in mention_rows), self.entities.made)
         self.report.mentions += len(mention_rows)
         self.report.relations += len(relation_rows)
         return bool(todo)

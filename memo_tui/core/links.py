@@ -10,7 +10,7 @@ every write scan thousands of rows, so it does not count towards a link.
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass
 
 from memo_tui.store import Passage, PassageLink
@@ -54,12 +54,14 @@ class Linker:
         """Drop what was remembered (the caller's transaction rolled back)."""
         self._holders.clear()
 
-    def link(self, new: dict[int, dict[int, float]]) -> None:
-        """Write the links of passages (passage -> entity -> weight) just written in this transaction."""
+    def link(self, new: dict[int, dict[int, float]], made: Collection[int] = ()) -> None:
+        """Write the links of passages (passage -> entity -> weight) just written in this transaction.
+        `made`: entities created in it, whose every mention is among these (they are not read)."""
         unknown = sorted({e for named in new.values() for e in named if e not in self._holders})
         for entity_id in unknown:
             self._holders[entity_id] = {}
-        rows = mention_weights_of_entities(unknown)
+        made = set(made)
+        rows = mention_weights_of_entities([entity_id for entity_id in unknown if entity_id not in made])
         for passage_id, entity_id, weight in rows:
             holders = self._holders[entity_id]
             holders[passage_id] = max(weight, holders.get(passage_id, 0.0))
