@@ -91,7 +91,7 @@ class EntityCache:
         `spellings` maps identity key -> (first surface seen, declared type or None).
         """
         if self._whole is None:
-            self._whole = not self._ids and not _holds_names(self.namespace)
+            self._whole = not _holds_names(self.namespace)
         if not self._whole:
             self._load(entities_by_key(self.namespace, [k for k in spellings if k not in self._ids]))
             self._load(entities_by_alias_key(self.namespace, [k for k in spellings if k not in self._ids]), True)

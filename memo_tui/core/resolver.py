@@ -542,8 +542,9 @@ def _still_kept(known, steady, unmoved, found, marked, counts, passages, answers
                 now = min(counts.get(pair[0], 0), counts.get(pair[1], 0))
                 if _hopeless(rule, now, answers, hopeless) is not None and passages.get(pair[0], _NONE).isdisjoint(
                     passages.get(pair[1], _NONE)
-                ):  # a side's passages changed, and the ask is still hopeless: unread still (most often a
-                    if now != impact:  # hub's new passages, beside a side whose count is the impact: it stays)
+                ):  # a side's passages changed, and the ask is still hopeless: unread still, in its list
+                    # while its impact is what it was (most often a hub's new passages beside the other side)
+                    if now != impact:
                         add_pair(regrouped, (rule, now, None, False), pair)
                         out.append(at)
                     continue
