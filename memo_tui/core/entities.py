@@ -81,12 +81,11 @@ class EntityCache:
         self._via_alias: set[str] = set()
         self._whole: bool | None = None  # every key of the namespace is here (None: not asked yet)
         self.created = 0
-        self.made: list[int] = []  # the entities the last `prepare` created
         self._insert = Inserter(Entity, ("namespace", "name", "identity_key", "merge_key", "type", "created_at"))
 
-    def prepare(self, spellings: dict[str, tuple[str, str | None]]) -> None:
-        """Make sure every identity key has an entity: look up in bulk, create the rest in bulk. Run
-        inside the writing transaction that uses the ids.
+    def prepare(self, spellings: dict[str, tuple[str, str | None]]) -> list[int]:
+        """Make sure every identity key has an entity: look up in bulk, create the rest in bulk; returns
+        the ids of the entities it created. Run inside the writing transaction that uses the ids.
 
         `spellings` maps identity key -> (first surface seen, declared type or None).
         """
@@ -96,12 +95,12 @@ class EntityCache:
             self._load(entities_by_key(self.namespace, [k for k in spellings if k not in self._ids]))
             self._load(entities_by_alias_key(self.namespace, [k for k in spellings if k not in self._ids]), True)
         new = [k for k in spellings if k not in self._ids]
-        self.made = []
+        made: list[int] = []
         if new:
             now = utcnow()
             rows = [(self.namespace, spellings[k][0].strip(), k, merge_key(k), spellings[k][1], now) for k in new]
-            self.made = self._insert.ids(rows)
-            self._load([(k, entity_id, spellings[k][1]) for k, entity_id in zip(new, self.made, strict=True)])
+            made = self._insert.ids(rows)
+            self._load([(k, entity_id, spellings[k][1]) for k, entity_id in zip(new, made, strict=True)])
             self.created += len(new)
         for key, (_, kind) in spellings.items():
             entity_id = self._ids[key]
@@ -110,6 +109,7 @@ class EntityCache:
             if kind and not self._types.get(entity_id) and key not in self._via_alias:
                 Entity.update(type=kind).where(Entity.id == entity_id).execute()
                 self._types[entity_id] = kind
+        return made
 
     def _load(self, rows: list[tuple[str, int, str | None]], via_alias: bool = False) -> None:
         for key, entity_id, kind in rows:

@@ -76,7 +76,7 @@ class StoreFacts:
     _sources: dict[int, frozenset[str]] = field(default_factory=dict)
     _source_sets: dict[frozenset[str], frozenset[str]] = field(default_factory=dict)  # equal ones are one set
     _source_counts: dict[int, Counter] = field(default_factory=dict)
-    _authors_in_all: int | None = None  # the distinct sources of the live passages
+    _authors_in_all: int | None = None  # how many distinct sources `source_of` holds (None: not counted)
 
     @property
     def live(self) -> int:
@@ -101,6 +101,7 @@ class StoreFacts:
         self.passages_of, self.entities_of, self.source_of, self.passage_sets = {}, {}, {}, {}
         self.text_of, self.external_of, self.surfaces, self.neighbour_cache = {}, {}, {}, {}
         self._sources, self._source_sets, self._source_counts, self._rarity_sums = {}, {}, {}, {}
+        self._authors_in_all = None
 
     def passage_set(self, entity_id: int) -> frozenset[int]:
         found = self.passage_sets.get(entity_id)

@@ -163,7 +163,7 @@ class PassageWriter:
                 continue
             live[record.external_id] = (None, record.text, declared)
             todo.append((record, found, declared))
-        self._prepare_entities([found for _, found, _ in todo])
+        made = self._prepare_entities([found for _, found, _ in todo])
         live = self._live_passages([record.external_id for record, _, _ in todo])
         mention_rows: list[tuple] = []
         relation_rows: list[tuple] = []
@@ -209,7 +209,7 @@ class PassageWriter:
         write_batch()
         self._write_mentions(mention_rows)
         self._relations.many(relation_rows)
-        self.linker.link(weights_of((row[0], row[1], row[5]) for row in mention_rows), self.entities.made)
+        self.linker.link(weights_of((row[0], row[1], row[5]) for row in mention_rows), made)
         self.report.mentions += len(mention_rows)
         self.report.relations += len(relation_rows)
         return bool(todo)
@@ -235,14 +235,15 @@ class PassageWriter:
         cut the mention writes by a fifth."""
         self._mentions.many(sorted(rows, key=itemgetter(1)))
 
-    def _prepare_entities(self, extracted: list[list[Extracted]]) -> None:
-        """Look up (or create) every entity these mentions need in one go; a declared type wins."""
+    def _prepare_entities(self, extracted: list[list[Extracted]]) -> list[int]:
+        """Look up (or create) every entity these mentions need in one go; a declared type wins.
+        Returns the ids of the entities created."""
         spellings: dict[str, tuple[str, str | None]] = {}
         for found in extracted:
             for m in found:
                 if m.key not in spellings or (m.type and not spellings[m.key][1]):
                     spellings[m.key] = (spellings.get(m.key, (m.surface,))[0], m.type)
-        self.entities.prepare(spellings)
+        return self.entities.prepare(spellings)
 
     def _live_passages(self, external_ids: list[str]) -> dict[str, tuple[int, str, str | None]]:
         rows = live_passages_by_external_id(self.namespace, external_ids)
