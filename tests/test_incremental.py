@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import drop_pg_database, pg_database
 
-from memo_tui.core import decisions, pass_memory
+from memo_tui.core import conflict_search, decisions, pass_memory
 from memo_tui.core.ingest import ingest_records
 from memo_tui.core.opening import open_store
 from memo_tui.core.resolver import resolve
@@ -161,8 +161,17 @@ def test_an_incremental_pass_leaves_the_store_as_a_full_pass_does(two_stores, se
     most questions, and a reviewer answers some every time: each pass admits what an earlier one
     deferred (most of it remembered, not weighed again). `chunk`: each part is written in rows of
     that many bytes, as a large store's are."""
+    elsewhere = []  # whether each passage search ran in the second process
     if apart:
         monkeypatch.setattr(pass_memory, "PARALLEL_MIN", 1)
+        finish = conflict_search.finish
+
+        def noted(search):
+            if not search.report.unchanged:
+                elsewhere.append(search.pending is not None)
+            return finish(search)
+
+        monkeypatch.setattr(conflict_search, "finish", noted)
     if chunk:
         monkeypatch.setattr(pass_memory, "CHUNK", chunk)
     incremental, full = two_stores
@@ -180,6 +189,7 @@ def test_an_incremental_pass_leaves_the_store_as_a_full_pass_does(two_stores, se
         assert got == want, f"after pass {step}"
 
     assert _tally(reports) == _tally(full_reports)  # every ask counted once, as the full pass counts it
+    assert not apart or sum(elsewhere) >= 2, elsewhere  # the incremental ones did
 
 
 def test_the_verdicts_kept_for_the_names_learned_since_the_base_are_all_that_touch_them(store, monkeypatch):

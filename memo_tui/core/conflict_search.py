@@ -16,14 +16,16 @@ from __future__ import annotations
 
 import hashlib
 import json
+import marshal
 import math
 import sys
 import zlib
 from array import array
 from bisect import bisect_right
 from collections import defaultdict
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from concurrent.futures import Future
+from dataclasses import dataclass, field
 from itertools import compress
 from pathlib import Path
 
@@ -45,8 +47,9 @@ from memo_tui.core.conflicts import (
 )
 from memo_tui.core.evidence import conflict_likelihood, yield_of
 from memo_tui.core.name_memory import ints_of
-from memo_tui.core.pass_memory import keep, kept, signature_of
-from memo_tui.store import Meta, Passage, Question, Relation, db, graph_version, utcnow
+from memo_tui.core.pass_memory import keep_data, kept, signature_of
+from memo_tui.store import Meta, Passage, PassMemory, Question, Relation, db, graph_version, utcnow
+from memo_tui.store.connect import bound_location
 from memo_tui.store.locks import writing
 from memo_tui.store.statements import as_datetime, rows_of, slices
 
@@ -209,16 +212,34 @@ def load(namespace: str) -> SearchMemory | None:
     )
 
 
-def save(namespace: str, memory: SearchMemory) -> None:
+def remembered(namespace: str) -> bool:
+    """Whether a search left a memory this code can read (its rows' tags; their values are not read)."""
+    tags = dict(
+        PassMemory.select(PassMemory.key, PassMemory.tag)
+        .where(PassMemory.key.in_([f"search:{namespace}", f"searched:{namespace}"]))
+        .tuples()
+    )
+    tag = _tag()
+    base = tags.get(f"search:{namespace}", "")
+    return tags.get(f"searched:{namespace}") == tag and tag in (base, base.rpartition("#")[0])
+
+
+def kept_parts(memory: SearchMemory) -> list[tuple[str, bytes]]:
+    """The memory's parts as `save` keeps them, marshalled: the base only when it was made anew (the
+    passages searched since are folded into it once they are REBUILD_SHARE of it)."""
     if len(memory.searched) > REBUILD_SHARE * max(1, len(memory.base.ids)):
         memory.rebuild()
     searched = {p: (e.entities, e.title, e.prefixes[0], e.prefixes[1]) for p, e in memory.searched.items()}
     forgotten = array("q", sorted(memory.forgotten)).tobytes()
+    parts = [("search", marshal.dumps((list(memory.orders), memory.base.dumps())))] if memory.rebuilt else []
+    since = (forgotten, searched, _findings_dumps(memory.found), sorted(memory.flagged))
+    return [*parts, ("searched", marshal.dumps(since))]
+
+
+def save(namespace: str, parts: list[tuple[str, bytes]]) -> None:
     with db.atomic():  # the parts are read together
-        if memory.rebuilt:
-            keep(namespace, "search", _tag(), (list(memory.orders), memory.base.dumps()))
-        since = (forgotten, searched, _findings_dumps(memory.found), sorted(memory.flagged))
-        keep(namespace, "searched", _tag(), since)
+        for part, data in parts:
+            keep_data(namespace, part, _tag(), data)
 
 
 # --- the passages ----------------------------------------------------------------------------------
@@ -262,16 +283,14 @@ def _flagged(passage: Live) -> bool:
     return "contradicts" in passage.declared or REVERT.match(title_of(passage.text)) is not None
 
 
-def search_since(
-    namespace: str,
-    memory: SearchMemory,
-    live: set[int],
-    named: dict[int, set[int]],
-    counts: dict[int, int],
-    signatures: dict[int, int],
-) -> list[Finding]:
-    """What a full search would find now among the `live` passages, comparing only those that changed
-    since the memory was left; the memory is brought up to date."""
+def look_alikes(
+    namespace: str, memory: SearchMemory, live: set[int], named: Mapping[int, set[int]], signatures: dict[int, int]
+) -> tuple[list[Finding], dict[int, Live]]:
+    """Bring the memory up to date with the `live` passages, comparing only those that changed since
+    it was left (`memory.found` then holds every look-alike pair a full search would find); and the
+    declared and reverted conflicts. Returns those, and every passage a finding names. Reads only
+    passages (their texts never change) and the memory: nothing a fold writes, so this may run
+    beside the pass's folds (`Search`)."""
     known = memory.known()
     changed = {pid for pid in live if known.get(pid) != signatures.get(pid, _NAMES_NOTHING)}
     memory.forget((known.keys() - live) | (changed & known.keys()))
@@ -307,10 +326,10 @@ def search_since(
                 found.append(finding)
     memory.found += found
     memory.flagged.update(pid for pid, passage in fresh.items() if _flagged(passage))
-    special = _special(namespace, memory, live)
+    special = _declared_and_reverted(namespace, memory, live)
     named_in = {x for f in memory.found + special for x in (f.left, f.right)}
     by_id.update(_passages(named_in - by_id.keys()))
-    return assemble(memory.found, special, by_id, named, counts, len(live))
+    return special, {pid: by_id[pid] for pid in named_in}
 
 
 def _score(a: set[int], b: set[int], threshold: float) -> float | None:
@@ -320,9 +339,9 @@ def _score(a: set[int], b: set[int], threshold: float) -> float | None:
     return found if found >= threshold - 1e-12 else None
 
 
-def _special(namespace: str, memory: SearchMemory, live: set[int]) -> list[Finding]:
-    """Declared, reverted and single-valued conflicts, read from the few passages they come from: the
-    flagged ones (`_flagged`), the passages they name (by external id, or by title), relations."""
+def _declared_and_reverted(namespace: str, memory: SearchMemory, live: set[int]) -> list[Finding]:
+    """Declared and reverted conflicts, read from the few passages they come from: the flagged ones
+    (`_flagged`) and the passages they name (by external id, or by title)."""
     flagged = _passages(memory.flagged & live)
     said = {pid: p for pid, p in flagged.items() if "contradicts" in p.declared}
     targets = {str(t) for p in said.values() for t in p.declared["contradicts"]}
@@ -335,23 +354,97 @@ def _special(namespace: str, memory: SearchMemory, live: set[int]) -> list[Findi
     reverts = {pid: flagged[pid] for pid, match in undoing.items() if match}
     titles = {title_hash(match.group(1).strip()) for match in undoing.values() if match}
     reverts.update(_passages(set(memory.titled(titles)) - reverts.keys()))  # what they undo
+    return conflicts.declared_conflicts(sorted(said.values(), key=lambda p: p.id)) + conflicts.revert_conflicts(
+        sorted(reverts.values(), key=lambda p: p.id)
+    )
+
+
+def _single_valued(namespace: str, live: set[int]) -> tuple[list[Finding], dict[int, Live]]:
+    """Single-valued conflicts, from the passages with relations of such predicates, and those passages.
+    Relations move with folds: read before the pass folds anything."""
     stated = (
         Relation.select(Relation.passage)
         .join(Passage, on=(Relation.passage == Passage.id))
         .where(Relation.active & Relation.predicate.in_(conflicts.single_valued()) & (Passage.namespace == namespace))
     )
     by_id = _passages({pid for (pid,) in stated.tuples()} & live)
-    return (
-        conflicts.declared_conflicts(sorted(said.values(), key=lambda p: p.id))
-        + conflicts.revert_conflicts(sorted(reverts.values(), key=lambda p: p.id))
-        + conflicts.single_valued_conflicts(namespace, by_id)
-    )
+    return conflicts.single_valued_conflicts(namespace, by_id), by_id
+
+
+class Named(Mapping):
+    """Passage id -> the entities it names, from `named_part`'s arrays, each set made when asked for:
+    a second process is handed a store's worth of them and looks at a few thousand."""
+
+    def __init__(self, part: tuple[bytes, bytes, bytes]) -> None:
+        ids, self._ends, self._entities = (ints_of(data) for data in part)
+        self._at = dict(zip(ids, range(len(ids)), strict=True))
+
+    def __getitem__(self, pid: int) -> set[int]:
+        k = self._at[pid]
+        return set(self._entities[self._ends[k - 1] if k else 0 : self._ends[k]])
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._at)
+
+    def __len__(self) -> int:
+        return len(self._at)
+
+
+def named_part(named: dict[int, set[int]]) -> tuple[bytes, bytes, bytes]:
+    """`named` as three arrays' bytes (ids, ends, entities): quick to hand to another process (`Named`)."""
+    ends, entities = array("q"), array("q")
+    for ids in named.values():
+        entities.extend(ids)
+        ends.append(len(entities))
+    return array("q", named).tobytes(), ends.tobytes(), entities.tobytes()
+
+
+def look_alikes_elsewhere(location: str, namespace: str, live: bytes, named: tuple, signatures: tuple) -> tuple | None:
+    """`look_alikes` in a second process, on the store at `location` (the pass's, as it left it):
+    the look-alikes, the declared and reverted conflicts, the passages they name, and the memory's
+    parts to keep (`kept_parts`); None when no memory can be read."""
+    from memo_tui.core.opening import open_store
+
+    open_store(location)
+    memory = load(namespace)
+    if memory is None:
+        return None
+    kept_signatures = dict(zip(ints_of(signatures[0]), ints_of(signatures[1]), strict=True))
+    special, by_id = look_alikes(namespace, memory, set(ints_of(live)), Named(named), kept_signatures)
+    return memory.found, special, by_id, kept_parts(memory)
 
 
 # --- queueing --------------------------------------------------------------------------------------
 
 
-def queue_conflicts(
+@dataclass
+class Search:
+    """A passage search, begun while a pass reads (`begin`) and queued near its end (`finish`). An
+    incremental one may run in the pass's second process (`elsewhere`), beside the pass's folds: it
+    reads only passages and its memory; the single-valued conflicts, which read relations, are
+    found at `begin`."""
+
+    namespace: str
+    key: str  # what the findings depend on, read before the search (`_search_key`)
+    report: ConflictReport
+    live: set[int]
+    named: dict[int, set[int]]
+    counts: dict[int, int]
+    signatures: dict[int, int]
+    dry_run: bool
+    findings: list[Finding] = field(default_factory=list)
+    parts: list[tuple[str, bytes]] = field(default_factory=list)  # the memory's, to keep
+    single: list[Finding] = field(default_factory=list)  # the single-valued conflicts
+    passages: dict[int, Live] = field(default_factory=dict)  # theirs
+    pending: Future | None = None  # `look_alikes_elsewhere`'s
+
+    def found(self, found: list[Finding], special: list[Finding], by_id: dict[int, Live]) -> None:
+        """The findings made of the look-alikes, the declared and reverted conflicts and the single-valued ones."""
+        by_id.update(self.passages)
+        self.findings = assemble(found, special + self.single, by_id, self.named, self.counts, len(self.live))
+
+
+def begin(
     namespace: str,
     live: set[int],
     named: dict[int, set[int]],
@@ -359,30 +452,64 @@ def queue_conflicts(
     signatures: dict[int, int],
     dry_run: bool = False,
     full: bool = False,
-) -> ConflictReport:
-    """Queue every new finding beside the entity questions (no cap); settle questions whose passage
-    is gone as moot. A pair asked before, however it was answered, is not asked again. `live`: the
-    live passages' ids; `named`: passage id -> the entities its active mentions name, for every live
-    passage naming any;
-    `counts`: entity id -> how many of those name it; `signatures`: `pass_memory.passage_signatures`.
+    elsewhere: Callable[..., Future | None] = lambda *_: None,
+) -> Search:
+    """Search the passages for conflicts (`finish` queues what it finds). `live`: the live passages'
+    ids; `named`: passage id -> the entities its active mentions name, for every live passage naming
+    any; `counts`: entity id -> how many of those name it; `signatures`: `pass_memory.passage_signatures`;
+    `elsewhere(fn, *args)`: a future of fn(*args) run in another process, or None (run here).
 
     The search is skipped when the namespace's graph version, the detector's code and its settings
     are what they were when it last ran (`full` searches anyway): every finding it could make was
     asked then, and every write that retires, restores, adds or re-links a passage, or renames or
     folds an entity, moves the graph version. Otherwise only what changed is searched, unless
     `full` or nothing usable is remembered."""
-    report = ConflictReport()
     key = _search_key(namespace)  # read before the search: a write meanwhile makes the next one search again
+    search = Search(namespace, key, ConflictReport(), live, named, counts, signatures, dry_run)
     if not (full or dry_run) and _last_search(namespace) == key:
-        report.unchanged = True  # nothing a search reads has changed since it last ran: it would find no more
+        search.report.unchanged = True  # nothing a search reads has changed since it last ran: it would find no more
+        return search
+    if not full and remembered(namespace):
+        search.single, search.passages = _single_valued(namespace, live)
+        location = bound_location()
+        if location is not None:
+            signatures_part = (array("q", signatures).tobytes(), array("q", signatures.values()).tobytes())
+            search.pending = elsewhere(
+                look_alikes_elsewhere, location, namespace, array("q", live).tobytes(), named_part(named),
+                signatures_part,
+            )  # fmt: skip
+            if search.pending is not None:
+                return search
+        memory = load(namespace)
+        if memory is not None:
+            special, by_id = look_alikes(namespace, memory, live, named, signatures)
+            search.found(memory.found, special, by_id)
+            search.parts = kept_parts(memory)
+            return search
+    _search_all(search)
+    return search
+
+
+def _search_all(search: Search) -> None:
+    """Compare every live passage with every other, and remember what was found."""
+    passages, kept = conflicts.live_passages(search.namespace), []
+    found, search.findings = conflicts.search_all(search.namespace, passages, search.named, search.counts, kept)
+    search.parts = kept_parts(remember_full(passages, search.signatures, found, kept))
+
+
+def finish(search: Search) -> ConflictReport:
+    """Queue every new finding of the search beside the entity questions (no cap); settle questions
+    whose passage is gone as moot. A pair asked before, however it was answered, is not asked again."""
+    report, namespace, live = search.report, search.namespace, search.live
+    if report.unchanged:
         return report
-    memory = None if full else load(namespace)
-    if memory is None:
-        passages, kept = conflicts.live_passages(namespace), []
-        found, findings = conflicts.search_all(namespace, passages, named, counts, kept)
-        memory = remember_full(passages, signatures, found, kept)
-    else:
-        findings = search_since(namespace, memory, live, named, counts, signatures)
+    if search.pending is not None:
+        done = search.pending.result()
+        if done is None:  # the memory could not be read there: searched here, in full
+            _search_all(search)
+        else:
+            found, special, by_id, search.parts = done
+            search.found(found, special, by_id)
     asked = Question.select(Question.id, Question.left_id, Question.right_id, Question.status).where(
         (Question.namespace == namespace) & Question.kind.in_(PASSAGE_KINDS)
     )
@@ -395,7 +522,7 @@ def queue_conflicts(
             moot.append(qid)
     report.moot = len(moot)
     new = []
-    for finding in findings:
+    for finding in search.findings:
         if frozenset((finding.left, finding.right)) in seen:
             report.skipped_settled += 1
         else:
@@ -403,7 +530,7 @@ def queue_conflicts(
     report.duplicates = sum(f.kind == "duplicate" for f in new)
     report.contradictions = sum(f.kind == "contradiction" for f in new)
     report.findings = new
-    if dry_run:
+    if search.dry_run:
         return report
     from memo_tui.core.decisions import settle_moot
 
@@ -432,10 +559,10 @@ def queue_conflicts(
     with writing(namespace):
         for start in range(0, len(rows), 500):
             Question.insert_many(rows[start : start + 500]).execute()
-        Meta.insert(key=_SEARCHED.format(namespace), value=key).on_conflict(
-            conflict_target=[Meta.key], update={Meta.value: key}
+        Meta.insert(key=_SEARCHED.format(namespace), value=search.key).on_conflict(
+            conflict_target=[Meta.key], update={Meta.value: search.key}
         ).execute()
-    save(namespace, memory)
+    save(namespace, search.parts)
     return report
 
 

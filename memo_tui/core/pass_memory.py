@@ -19,7 +19,7 @@ import sys
 from array import array
 from bisect import bisect_right
 from collections.abc import Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from itertools import compress
@@ -416,6 +416,11 @@ class Judging:
             # the rows marshalled: a second process takes them in half the time it takes pickled ones
             rows_part = marshal.dumps(rows)
             self._future = self._pool.submit(judge_changes, self._parts[0], self._parts[1], rows_part, self._words)
+
+    def elsewhere(self, fn, *args) -> Future | None:
+        """A future of fn(*args) run in the second process once it has judged the names (it runs the
+        tasks it is handed in turn), or None when the pass has no second process."""
+        return None if self._pool is None else self._pool.submit(fn, *args)
 
     @property
     def incremental(self) -> bool:

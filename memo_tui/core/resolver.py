@@ -17,8 +17,7 @@ from typing import NamedTuple
 
 from peewee import fn
 
-from memo_tui.core import decisions, evidence, pass_memory, queue
-from memo_tui.core.conflict_search import queue_conflicts
+from memo_tui.core import conflict_search, decisions, evidence, pass_memory, queue
 from memo_tui.core.evidence import Evidence, StoreFacts
 from memo_tui.core.folds import canonical_rank, follow_aliases
 from memo_tui.core.pass_memory import PairList, Sweep, add_pair
@@ -260,27 +259,32 @@ def _stop_if(cancelled: Callable[[], bool]) -> None:
 
 def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassReport:
     started = time.perf_counter()
-    report = PassReport(dry_run=dry_run)
     with pass_memory.Judging(namespace, full, writes=not dry_run) as judging:  # a large store's second process starts
-        rows = _entity_rows(namespace)
-        judging.judge(rows)  # beside the reads below (a full pass judges them now)
-        home = Homes(namespace, {row[0] for row in rows})
-        report.moot = _settle_moot_questions(namespace, home, dry_run)
-        live_ids, sources = live_sources(namespace)
-        passages, named = mention_sets(live_mentions(namespace, live_ids))
-        counts = {eid: len(pids) for eid, pids in passages.items()}
-        signatures = pass_memory.Signatures.of(passages)
-        passage_signatures = pass_memory.passage_signatures(named)
-        known = pass_memory.load_known(namespace) if judging.incremental else pass_memory.Known.nothing()
-        standing = known.standing(signatures)  # their passages are what they were
-        unmoved = known.settled(standing, passage_signatures, named)  # and so are their neighbours
-        answers = answer_counts(namespace)
-        settled = settled_pairs(namespace, home)
-        pending = _pending_pairs(namespace, home)
-        unfolded = reverted_pairs(namespace, home)  # a reviewer undid their fold: ask, never fold again unasked
-        # the passages, while the names are judged (nothing below reads or writes what it does)
-        memory = queue_conflicts(namespace, live_ids, named, counts, passage_signatures, dry_run, full)
-        found = judging.result()
+        return _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started)
+
+
+def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) -> PassReport:
+    report = PassReport(dry_run=dry_run)
+    rows = _entity_rows(namespace)
+    judging.judge(rows)  # beside the reads below (a full pass judges them now)
+    home = Homes(namespace, {row[0] for row in rows})
+    report.moot = _settle_moot_questions(namespace, home, dry_run)
+    live_ids, sources = live_sources(namespace)
+    passages, named = mention_sets(live_mentions(namespace, live_ids))
+    counts = {eid: len(pids) for eid, pids in passages.items()}
+    signatures = pass_memory.Signatures.of(passages)
+    passage_signatures = pass_memory.passage_signatures(named)
+    known = pass_memory.load_known(namespace) if judging.incremental else pass_memory.Known.nothing()
+    standing = known.standing(signatures)  # their passages are what they were
+    unmoved = known.settled(standing, passage_signatures, named)  # and so are their neighbours
+    answers = answer_counts(namespace)
+    settled = settled_pairs(namespace, home)
+    pending = _pending_pairs(namespace, home)
+    unfolded = reverted_pairs(namespace, home)  # a reviewer undid their fold: ask, never fold again unasked
+    # the passages, while the names are judged (nothing below reads or writes what it does)
+    search = conflict_search.begin(namespace, live_ids, named, counts, passage_signatures, dry_run, full,
+                                   judging.elsewhere)  # fmt: skip
+    found = judging.result()
     unmoved -= found.fresh
     live = {row[0]: row for row in rows}  # id -> (id, name, type): the rows themselves, not a copy of each
     book: dict[int, Name] = {}  # the names blocking built are let go: their trigrams were a third of a pass's peak
@@ -475,6 +479,7 @@ def _resolve(namespace, cap, dry_run, progress, cancelled, full=False) -> PassRe
     asks = _follow_folds(asks, absorbed_into, grown, settled, pending, weigh, name_of, checked=main)
     likely = [q for q in asks if q.evidence.likelihood >= evidence.MIN_LIKELIHOOD and q.priority >= evidence.MIN_YIELD]
     report.unlikely += len(asks) - len(likely)
+    memory = conflict_search.finish(search)  # queued now: the search may have run beside the folds
     # what only the weighing read, let go before the save, where a large pass peaks: the passages,
     # neighbours and asks too unlikely to admit were a twentieth of it at a million names
     facts.let_go()

@@ -47,6 +47,13 @@ def is_postgres() -> bool:
     return isinstance(db.obj, pw.PostgresqlDatabase)
 
 
+def bound_location() -> str | None:
+    """Where the bound store was opened from (`open_database`), for another process to open it too;
+    None when the models were bound some other way."""
+    database, location = _opened
+    return location if database is not None and db.obj is database else None
+
+
 def sqlite_path() -> Path | None:
     """The file of the bound SQLite store (None for PostgreSQL or an in-memory store)."""
     if is_postgres() or db.database in ("", ":memory:"):
@@ -86,11 +93,16 @@ def _connect_database(location: str) -> pw.Database:
     return pw.SqliteDatabase(str(path), pragmas=SQLITE_PRAGMAS, timeout=10, lock_type="IMMEDIATE")
 
 
+_opened: tuple[pw.Database | None, str] = (None, "")  # the database `open_database` last bound, and its location
+
+
 def open_database(location: str | None, data_steps: Mapping[int, Callable[[], None]]) -> pw.Database:
     """Bind the models to a store, creating or upgrading its schema in place."""
     location = resolve_location(location)
     database = _connect(location)
     db.initialize(database)
+    global _opened
+    _opened = (database, location)
     try:
         database.connect(reuse_if_open=True)
         upgrade(database, data_steps)
