@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import drop_pg_database, pg_database
 
-from memo_tui.core import conflict_search, decisions, pass_memory
+from memo_tui.core import conflict_search, decisions, pass_memory, resolver
 from memo_tui.core.ingest import ingest_records
 from memo_tui.core.opening import open_store
 from memo_tui.core.resolver import resolve
@@ -162,8 +162,18 @@ def test_an_incremental_pass_leaves_the_store_as_a_full_pass_does(two_stores, se
     deferred (most of it remembered, not weighed again). `chunk`: each part is written in rows of
     that many bytes, as a large store's are."""
     elsewhere = []  # whether each passage search ran in the second process
+    early = []  # the asks weighed while the names were judged
     if apart:
         monkeypatch.setattr(pass_memory, "PARALLEL_MIN", 1)
+        # every remembered ask the visit weighs is weighed early, however quick the judging is
+        monkeypatch.setattr(pass_memory.Judging, "busy", lambda self: self._future is not None)
+        weigh_early = resolver._weigh_early
+
+        def noted_early(*args):
+            early.append(weigh_early(*args))
+            return early[-1]
+
+        monkeypatch.setattr(resolver, "_weigh_early", noted_early)
         finish = conflict_search.finish
 
         def noted(search):
@@ -190,6 +200,7 @@ def test_an_incremental_pass_leaves_the_store_as_a_full_pass_does(two_stores, se
 
     assert _tally(reports) == _tally(full_reports)  # every ask counted once, as the full pass counts it
     assert not apart or sum(elsewhere) >= 2, elsewhere  # the incremental ones did
+    assert not apart or sum(len(e.used) for e in early) >= 10  # and the visit took what was weighed early
 
 
 def test_the_verdicts_kept_for_the_names_learned_since_the_base_are_all_that_touch_them(store, monkeypatch):

@@ -22,7 +22,7 @@ from __future__ import annotations
 import json
 import math
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import chain, repeat
@@ -102,6 +102,13 @@ class StoreFacts:
         self.text_of, self.external_of, self.surfaces, self.neighbour_cache = {}, {}, {}, {}
         self._sources, self._source_sets, self._source_counts, self._rarity_sums = {}, {}, {}, {}
         self._authors_in_all = None
+
+    def want(self, entity_ids: Iterable[int]) -> None:
+        """Hold the passages of these entities too (`passages_of`, from `passage_sets`)."""
+        held, sets = self.passages_of, self.passage_sets
+        for entity_id in entity_ids:
+            if entity_id not in held and entity_id in sets:
+                held[entity_id] = sorted(sets[entity_id])
 
     def passage_set(self, entity_id: int) -> frozenset[int]:
         found = self.passage_sets.get(entity_id)

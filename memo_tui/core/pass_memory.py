@@ -18,7 +18,7 @@ import os
 import sys
 from array import array
 from bisect import bisect_right
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from importlib.metadata import version
@@ -393,6 +393,7 @@ class Judging:
         rules.learn_frequencies(self._words)  # for the names the pass judges itself (fold groups)
         self._pool: ProcessPoolExecutor | None = None
         self._future = None
+        self._kept_verdicts: tuple | None = None
         self._all: Changes | None = None
 
     def __enter__(self) -> Judging:
@@ -416,6 +417,23 @@ class Judging:
             # the rows marshalled: a second process takes them in half the time it takes pickled ones
             rows_part = marshal.dumps(rows)
             self._future = self._pool.submit(judge_changes, self._parts[0], self._parts[1], rows_part, self._words)
+
+    def busy(self) -> bool:
+        """Whether the names are being judged in the second process still."""
+        return self._future is not None and not self._future.done()
+
+    def _kept(self) -> tuple[dict[Pair, tuple], bytes, dict[Pair, tuple]]:
+        """The verdicts the memory holds: the base's, the ids of its names forgotten since, and the
+        verdicts touching the names learned since (read once)."""
+        if self._kept_verdicts is None:
+            forgotten, _, recent = marshal.loads(self._parts[1])
+            self._kept_verdicts = marshal.loads(self._parts[2]), forgotten, recent
+        return self._kept_verdicts
+
+    def remembered(self) -> Callable[[Pair], tuple | None]:
+        """The verdict the memory holds for a pair, as the last pass left it (before this one's judging)."""
+        verdicts, _, recent = self._kept()
+        return lambda pair: recent.get(pair) or verdicts.get(pair)
 
     def elsewhere(self, fn, *args) -> Future | None:
         """A future of fn(*args) run in the second process once it has judged the names (it runs the
@@ -450,10 +468,9 @@ class Judging:
             changes, self._all = self._all, None
             return Judged(changes.said, changes.judged, changes.rejected, len(changes.fresh), False, set(), changes,
                           len(self._words))  # fmt: skip
-        names_part, learned_part, verdicts_part = self._parts
-        self._parts = None  # tens of MB on a large store: let go once read
-        verdicts = marshal.loads(verdicts_part)  # the base's
-        forgotten, _, recent = marshal.loads(learned_part)  # and those of the names learned since
+        names_part, learned_part, _ = self._parts
+        verdicts, forgotten, recent = self._kept()
+        self._parts = self._kept_verdicts = None  # tens of MB on a large store: let go once read
         if self._future is not None:
             changes = self._staged(self._future.result())
         else:

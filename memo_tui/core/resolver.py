@@ -12,7 +12,7 @@ from collections import ChainMap, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass
 from heapq import merge
-from itertools import combinations
+from itertools import chain, combinations
 from typing import NamedTuple
 
 from peewee import fn
@@ -142,8 +142,9 @@ def store_facts(
     """The plain facts the evidence layer weighs, for the entities in `wanted` and their passages
     (`passages`, `named`: `mention_sets` of the live mentions; `sources`: `live_sources`'; `counts`:
     entity id -> how many of those passages name it)."""
-    passages_of = {eid: sorted(passages[eid]) for eid in wanted if eid in passages}
-    return StoreFacts(passages_of, named, sources, frequency=counts, live_passages=len(named), passage_sets=passages)
+    facts = StoreFacts({}, named, sources, frequency=counts, live_passages=len(named), passage_sets=passages)
+    facts.want(wanted)
+    return facts
 
 
 def live_sources(namespace: str) -> tuple[set[int], dict[int, str]]:
@@ -284,9 +285,25 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
     # the passages, while the names are judged (nothing below reads or writes what it does)
     search = conflict_search.begin(namespace, live_ids, named, counts, passage_signatures, dry_run, full,
                                    judging.elsewhere)  # fmt: skip
+    live = {row[0]: row for row in rows}  # id -> (id, name, type): the rows themselves, not a copy of each
+    settled_, pending_, unfolded_ = (
+        {(min(p), max(p)) for p in pairs if None not in p} for pairs in (settled, pending, unfolded)
+    )  # as (low, high): a pair with a deleted side is no verdict's
+    marked = dict.fromkeys(pending_, "pending") | dict.fromkeys(unfolded_, "unfolded")
+    marked |= dict.fromkeys(settled_, "settled")  # one look-up a pair: most are none of these
+    hopeless: dict[tuple[str, int], Evidence | None] = {}  # (rule, impact) -> its prior, when no fact can help
+    facts = store_facts(set(), passages, named, sources, counts)  # the entities are added as they are wanted
+    facts.answers = answers
+    names_of = NamesOf(live)
+
+    def weighed_now(a: Side, b: Side, rule: str) -> Evidence:
+        """The evidence on a pair whose joint texts are read."""
+        return evidence.weigh(facts, a.id, b.id, facts.surfaces.get(a.id, {a.name}),
+                              facts.surfaces.get(b.id, {b.name}), rule, names_of)  # fmt: skip
+
+    early = _weigh_early(judging, known, live, marked, unmoved, passages, counts, hopeless, facts, weighed_now)
     found = judging.result()
     unmoved -= found.fresh
-    live = {row[0]: row for row in rows}  # id -> (id, name, type): the rows themselves, not a copy of each
     book: dict[int, Name] = {}  # the names blocking built are let go: their trigrams were a third of a pass's peak
 
     def name_of(entity_id: int) -> Name:
@@ -318,18 +335,12 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
             again = remade_from[local] = evidence.remade(local, answers)
         return again
 
-    hopeless: dict[tuple[str, int], Evidence | None] = {}  # (rule, impact) -> its prior, when no fact can help
     remade: set[tuple[int, int]] = set()  # asks whose evidence was remade from the last pass's
     report.entities = len(rows)
     report.pairs_judged, report.rejected_by_rule = found.judged, found.rejected
     report.names_changed, report.incremental = found.changed, found.incremental
     fold_edges: list[tuple[Side, Side]] = []  # a `Name` only where the rules judge the pair anew
     asks: list[Ask] = []
-    settled_, pending_, unfolded_ = (
-        {(min(p), max(p)) for p in pairs if None not in p} for pairs in (settled, pending, unfolded)
-    )  # as (low, high): a pair with a deleted side is no verdict's
-    marked = dict.fromkeys(pending_, "pending") | dict.fromkeys(unfolded_, "unfolded")
-    marked |= dict.fromkeys(settled_, "settled")  # one look-up a pair: most are none of these
     # the asks the last pass kept whose key still holds are not visited; those whose key no longer
     # holds are, with what was kept of them
     kept, dropped = _still_kept(known, standing - found.fresh, unmoved, found, marked, counts, passages, answers,
@@ -374,8 +385,8 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
                 # no neighbour shared, none changed: the evidence is what it was but for the prior
                 asks.append(Ask(Side(*live[low]), Side(*live[high]), verdict(said), impact, remake(local)))
                 remade.add(pair)
-            else:
-                asks.append(Ask(Side(*live[low]), Side(*live[high]), verdict(said), impact))
+            else:  # weighed below, unless it was while the names were judged
+                asks.append(Ask(Side(*live[low]), Side(*live[high]), verdict(said), impact, early.take(pair, said[2])))
     folding = {x.id for pair in fold_edges for x in pair}
     wanted = folding | {x.id for q in asks if (q.left.id, q.right.id) not in remade for x in (q.left, q.right)}
     # what this pass folds may ask about the pairs it did not read anew: their sides' facts too
@@ -387,9 +398,8 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
         for at in places:
             wanted.update((pairs.lows[at], pairs.highs[at]))
     wanted |= {x for pair in _touching(remade, folding) for x in pair}
-    facts = store_facts(wanted, passages, named, sources, counts)
+    facts.want(wanted)
     grown = ChainMap({}, counts)  # a fold adds its member's count to its canonical's; the facts keep them as read
-    facts.answers = answers
 
     def kept_fold(pair: tuple[int, int]) -> tuple | None:
         """What the evidence on a fold verdict was made of, when it shared no neighbour and none changed
@@ -399,17 +409,16 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
 
     read = [(a.id, b.id) for a, b in fold_edges if kept_fold((a.id, b.id)) is None]
     read += [(q.left.id, q.right.id) for q in asks if q.evidence is None]
+    early.forget_unread(facts, read)
     joint_texts(facts, read)
-    read_pairs = {(min(pair), max(pair)) for pair in read}
-    names_of = NamesOf(live)
+    read_pairs = {(min(pair), max(pair)) for pair in read} | early.used
 
     def weigh(a: Side, b: Side, rule: str) -> Evidence:
         pair = (a.id, b.id) if a.id < b.id else (b.id, a.id)
         if pair not in read_pairs:  # a pair a fold made: its joint texts too
             read_pairs.add(pair)
             joint_texts(facts, [pair])
-        return evidence.weigh(facts, a.id, b.id, facts.surfaces.get(a.id, {a.name}),
-                              facts.surfaces.get(b.id, {b.name}), rule, names_of)  # fmt: skip
+        return weighed_now(a, b, rule)
 
     doubts: dict[tuple[int, int], Evidence | None] = {}
 
@@ -506,6 +515,77 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
         queue.remember_waiting(namespace, report.deferred)
     report.seconds = round(time.perf_counter() - started, 3)
     return report
+
+
+EARLY_BATCH = 256  # asks weighed early between looks at whether the names are judged yet
+
+
+class Early:
+    """The evidence on remembered asks weighed while the names were judged in the second process
+    (`_weigh_early`): pair -> (rule, evidence). The visit takes it for the pairs it weighs with that
+    rule (the evidence is the pair's facts and its rule's, read before the pass folds anything, as
+    the visit's own weighing reads them)."""
+
+    def __init__(self) -> None:
+        self.weighed: dict[tuple[int, int], tuple[str, Evidence]] = {}
+        self.used: set[tuple[int, int]] = set()
+        self.spelled: set[int] = set()  # the entities whose spellings were read for it
+
+    def take(self, pair: tuple[int, int], rule: str) -> Evidence | None:
+        found = self.weighed.get(pair)
+        if found is None or found[0] != rule:
+            return None
+        self.used.add(pair)
+        return found[1]
+
+    def forget_unread(self, facts: StoreFacts, read: list[tuple[int, int]]) -> None:
+        """Forget the spellings read for the entities that the visit reads none for (`read`: the pairs
+        it reads the joint texts of): a pass reads them only when a fold makes a pair of them, after
+        the fold."""
+        joint = [pair for pair in chain(read, self.used) if not facts.passage_set(pair[0]).isdisjoint(
+            facts.passage_set(pair[1]))]  # fmt: skip
+        for entity_id in self.spelled - {x for pair in joint for x in pair}:
+            facts.surfaces.pop(entity_id, None)
+
+
+def _weigh_early(judging, known, live, marked, unmoved, passages, counts, hopeless, facts, weighed_now) -> Early:
+    """While the names are judged in the second process, weigh the asks the last pass visited and
+    did not keep, as their remembered verdicts ask (the visit weighs them with the rule it finds:
+    a pair with a renamed side may have another), until the names are judged."""
+    early = Early()
+    if not judging.busy():
+        return early
+    said_of, batch = judging.remembered(), []
+    for pair in known.rest or ():
+        low, high = pair
+        said = said_of(pair)
+        if said is None or said[0] != "ask" or pair in marked or low not in live or high not in live:
+            continue
+        impact = min(counts.get(low, 0), counts.get(high, 0))
+        if _hopeless(said[2], impact, facts.answers, hopeless) is not None and passages.get(
+            low, _NONE).isdisjoint(passages.get(high, _NONE)):  # fmt: skip
+            continue  # unread
+        local = known.weighed.get(pair) if low in unmoved and high in unmoved else None
+        if local is not None and local[0] in (said[2], evidence.pattern_of(said[2], True)):
+            continue  # remade
+        batch.append((pair, said, impact))
+        if len(batch) == EARLY_BATCH:
+            _weigh_batch(early, batch, live, facts, hopeless, weighed_now)
+            batch = []
+            if not judging.busy():
+                break
+    if batch and judging.busy():
+        _weigh_batch(early, batch, live, facts, hopeless, weighed_now)
+    early.spelled = set(facts.surfaces)
+    return early
+
+
+def _weigh_batch(early: Early, batch: list, live, facts: StoreFacts, hopeless, weighed_now) -> None:
+    facts.want({x for pair, _, _ in batch for x in pair})
+    joint_texts(facts, [pair for pair, _, _ in batch])
+    for (low, high), said, impact in batch:
+        ask = Ask(Side(*live[low]), Side(*live[high]), Verdict(*said), impact)
+        early.weighed[low, high] = (said[2], _weighed(ask, weighed_now, facts, hopeless).evidence)
 
 
 def _unfolded_said(said: tuple) -> tuple:
