@@ -26,7 +26,7 @@ from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
-from itertools import compress
+from itertools import accumulate, chain, compress
 from pathlib import Path
 
 from memo_tui.core import conflicts
@@ -392,10 +392,7 @@ class Named(Mapping):
 
 def named_part(named: dict[int, set[int]]) -> tuple[bytes, bytes, bytes]:
     """`named` as three arrays' bytes (ids, ends, entities): quick to hand to another process (`Named`)."""
-    ends, entities = array("q"), array("q")
-    for ids in named.values():
-        entities.extend(ids)
-        ends.append(len(entities))
+    ends, entities = array("q", accumulate(map(len, named.values()))), array("q", chain.from_iterable(named.values()))
     return array("q", named).tobytes(), ends.tobytes(), entities.tobytes()
 
 

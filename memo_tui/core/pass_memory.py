@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import version
 from itertools import compress
 from multiprocessing import get_context
+from operator import not_
 from pathlib import Path
 from typing import NamedTuple
 
@@ -168,6 +169,17 @@ class PairList:
         hits.update(compress(places, map(ids.__contains__, self.highs)))
         return sorted(hits)
 
+    def among(self, pairs) -> list[int]:
+        """The places of the pairs that are among `pairs` (a set or dict of them), ascending."""
+        return list(compress(range(len(self.lows)), map(pairs.__contains__, zip(self.lows, self.highs, strict=True))))
+
+    def leaving(self, ids: set[int]) -> list[int]:
+        """The places of the pairs with a side not among `ids`, ascending."""
+        places = range(len(self.lows))
+        hits = set(compress(places, map(not_, map(ids.__contains__, self.lows))))
+        hits.update(compress(places, map(not_, map(ids.__contains__, self.highs))))
+        return sorted(hits)
+
     def without(self, places: list[int]) -> PairList:
         if not places:
             return self
@@ -200,10 +212,21 @@ class Sweep:
     def touching(self, ids: set[int]) -> dict:
         """Key -> the places in its list of the pairs with a side among `ids`, ascending (`PairList.touching`);
         a key with none is left out."""
+        return self._by_key(self._all.touching(ids))
+
+    def leaving(self, ids: set[int]) -> dict:
+        """Key -> the places in its list of the pairs with a side not among `ids` (`PairList.leaving`)."""
+        return self._by_key(self._all.leaving(ids))
+
+    def among(self, pairs) -> dict:
+        """Key -> the places in its list of the pairs among `pairs` (`PairList.among`)."""
+        return self._by_key(self._all.among(pairs))
+
+    def _by_key(self, hits: list[int]) -> dict:
         out: dict = {}
         keys, ends = self._keys, self._ends
         k, start, places = -1, 0, []
-        for at in self._all.touching(ids):
+        for at in hits:
             if k < 0 or at >= ends[k]:  # the next key with a place (the places ascend)
                 k = bisect_right(ends, at)
                 start, places = ends[k - 1] if k else 0, []
@@ -221,7 +244,7 @@ class Signatures(NamedTuple):
 
     @classmethod
     def of(cls, passages: dict[int, frozenset[int]]) -> Signatures:
-        return cls(array("q", passages), array("q", map(signature_of, passages.values())))
+        return cls(array("q", passages), array("q", map(hash, map(frozenset, passages.values()))))  # `signature_of`
 
     def as_dict(self) -> dict[int, int]:
         return dict(zip(self.ids, self.values, strict=True))
@@ -290,7 +313,7 @@ def signature_of(ids: Iterable[int]) -> int:
 
 def passage_signatures(named: dict[int, set[int]]) -> dict[int, int]:
     """Passage id -> the signature of the entities it names."""
-    return {pid: signature_of(eids) for pid, eids in named.items()}
+    return dict(zip(named, map(hash, map(frozenset, named.values())), strict=True))  # `signature_of`, in C
 
 
 def _evidence_tag() -> str:

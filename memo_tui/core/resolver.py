@@ -604,12 +604,12 @@ def _still_kept(known, steady, unmoved, found, marked, counts, passages, answers
     hopeless ask left unread, while its rule is still hopeless, both sides' passages stand (`steady`:
     so do the impact, and that they share none) or, when one side's changed, while its rule is
     hopeless at the impact now and no passage names both."""
-    marked_ids = {x for pair in marked for x in pair}
-    ids: set[int] = set()
-    for pairs in known.kept.values():
-        ids.update(pairs.lows)
-        ids.update(pairs.highs)
-    moved, stirred = ids - steady, ids - unmoved
+    # one sweep of the pairs of every key alike, not one of each key's: whose side moved (its passages
+    # changed), for an unread ask; or stirred (so did its neighbours'), for one whose evidence was made of something
+    unread = {key: pairs for key, pairs in known.kept.items() if key[2] is None}
+    made = {key: pairs for key, pairs in known.kept.items() if key[2] is not None}
+    near_stirred = Sweep(unread).leaving(steady) | Sweep(made).leaving(unmoved)
+    near_marked = Sweep(known.kept).among(marked) if marked else {}
     kept: dict = {}
     regrouped: dict = {}  # hopeless asks a side of which has other passages now, still unread
     dropped: dict[tuple[int, int], tuple | None] = {}
@@ -618,8 +618,11 @@ def _still_kept(known, steady, unmoved, found, marked, counts, passages, answers
         if local is None and _hopeless(rule, impact, answers, hopeless) is None:  # the answers lifted the rule
             dropped.update(dict.fromkeys(pairs))
             continue
-        gone = set(pairs.touching(moved if local is None else stirred))
-        gone.update(at for at in pairs.touching(marked_ids) if (pairs.lows[at], pairs.highs[at]) in marked)
+        stirred, near = near_stirred.get(key, ()), near_marked.get(key, ())
+        if not (stirred or near):
+            kept[key] = pairs
+            continue
+        gone = set(stirred).union(near)
         out = []  # the places of the pairs that leave this key
         for at in sorted(gone):
             pair = (pairs.lows[at], pairs.highs[at])
