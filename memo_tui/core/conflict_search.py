@@ -362,13 +362,10 @@ def _declared_and_reverted(namespace: str, memory: SearchMemory, live: set[int])
 def _single_valued(namespace: str, live: set[int]) -> tuple[list[Finding], dict[int, Live]]:
     """Single-valued conflicts, from the passages with relations of such predicates, and those passages.
     Relations move with folds: read before the pass folds anything."""
-    stated = (
-        Relation.select(Relation.passage)
-        .join(Passage, on=(Relation.passage == Passage.id))
-        .where(Relation.active & Relation.predicate.in_(conflicts.single_valued()) & (Passage.namespace == namespace))
-    )
-    by_id = _passages({pid for (pid,) in stated.tuples()} & live)
-    return conflicts.single_valued_conflicts(namespace, by_id), by_id
+    predicates = conflicts.single_valued()
+    stated = Relation.select(Relation.passage).where(Relation.active & Relation.predicate.in_(predicates))
+    by_id = _passages({pid for (pid,) in stated.tuples()} & live)  # of every namespace: `live` are this one's
+    return conflicts.single_valued_conflicts(by_id), by_id
 
 
 class Named(Mapping):

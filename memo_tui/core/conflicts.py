@@ -362,7 +362,7 @@ def search_all(
         if (finding := classify(passages[i], passages[j], named, dup_pairs.get((i, j)), near.get((i, j))))
     ]
     by_id = {p.id: p for p in passages}
-    special = declared_conflicts(passages) + revert_conflicts(passages) + single_valued_conflicts(namespace, by_id)
+    special = declared_conflicts(passages) + revert_conflicts(passages) + single_valued_conflicts(by_id)
     return found, assemble(found, special, by_id, named, counts, len(passages))
 
 
@@ -558,19 +558,20 @@ def declared_conflicts(passages: list[Live]) -> list[Finding]:
     return out
 
 
-def single_valued_conflicts(namespace: str, by_id: dict[int, Live]) -> list[Finding]:
+def single_valued_conflicts(by_id: dict[int, Live]) -> list[Finding]:
+    """Two values of a single-valued predicate for one subject, among the passages of `by_id` (the live ones
+    of a namespace)."""
     predicates = single_valued()
     if not predicates:
         return []
     stated: dict[tuple[int, str], dict[int, Live]] = defaultdict(dict)
-    # joined, not an IN list of every live passage: no statement grows with the store
-    rows = (
-        Relation.select(Relation.src, Relation.predicate, Relation.dst, Relation.passage)
-        .join(Passage, on=(Relation.passage == Passage.id))
-        .where(Relation.active & Relation.predicate.in_(predicates) & (Passage.namespace == namespace))
+    # every namespace's, not joined to the passages: the planner then read every passage of the
+    # namespace to look for relations (most stores have few); not an IN list of every live passage
+    rows = Relation.select(Relation.src, Relation.predicate, Relation.dst, Relation.passage).where(
+        Relation.active & Relation.predicate.in_(predicates)
     )
     for src, predicate, dst, pid in rows.tuples():
-        if pid not in by_id:
+        if pid not in by_id:  # a live passage of the namespace
             continue
         newest = stated[(src, predicate)].get(dst)
         passage = by_id[pid]

@@ -70,8 +70,9 @@ class Side(NamedTuple):
     type: str | None
 
 
-@dataclass(frozen=True, slots=True)
-class Ask:
+class Ask(NamedTuple):
+    """A question a pass may ask (a tuple, as `Side` is: a pass makes tens of thousands)."""
+
     left: Side
     right: Side
     verdict: Verdict
