@@ -194,7 +194,9 @@ class PairList:
 
     @classmethod
     def loads(cls, value: tuple[bytes, bytes]) -> PairList:
-        return cls(ints_of(value[0]), ints_of(value[1]))
+        pairs = cls()
+        pairs.lows, pairs.highs = ints_of(value[0]), ints_of(value[1])  # as read: not copied
+        return pairs
 
 
 class Sweep:

@@ -12,7 +12,8 @@ from collections import ChainMap, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from dataclasses import asdict, dataclass
 from heapq import merge
-from itertools import chain, combinations
+from itertools import chain, combinations, compress
+from operator import itemgetter
 from typing import NamedTuple
 
 from peewee import fn
@@ -110,7 +111,7 @@ def live_mentions(namespace: str, live: set[int]) -> list[tuple[int, int]]:
     ((last,),) = rows_of(Passage.select(fn.MAX(Passage.id)))
     if 2 * len(live) >= (last or 0):
         rows = rows_of(Mention.select(Mention.passage, Mention.entity).where(Mention.active))
-        return [row for row in rows if row[0] in live]
+        return list(compress(rows, map(live.__contains__, map(itemgetter(0), rows))))
     query = (
         Mention.select(Mention.passage, Mention.entity)
         .join(Passage)
@@ -154,7 +155,7 @@ def live_sources(namespace: str) -> tuple[set[int], dict[int, str]]:
         (Passage.namespace == namespace) & Passage.retired_at.is_null()
     )
     rows = rows_of(query)
-    return {pid for pid, _ in rows}, {pid: source for pid, source in rows if source}
+    return set(map(itemgetter(0), rows)), dict(filter(itemgetter(1), rows))
 
 
 def joint_texts(facts: StoreFacts, pairs: list[tuple[int, int]]) -> None:
@@ -273,7 +274,7 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
     report.moot = _settle_moot_questions(namespace, home, dry_run)
     live_ids, sources = live_sources(namespace)
     passages, named = mention_sets(live_mentions(namespace, live_ids))
-    counts = {eid: len(pids) for eid, pids in passages.items()}
+    counts = dict(zip(passages, map(len, passages.values()), strict=True))
     signatures = pass_memory.Signatures.of(passages)
     passage_signatures = pass_memory.passage_signatures(named)
     known = pass_memory.load_known(namespace) if judging.incremental else pass_memory.Known.nothing()
