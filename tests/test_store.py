@@ -10,6 +10,7 @@ from memo_tui.core import opening
 from memo_tui.core.opening import open_store
 from memo_tui.errors import MemoError
 from memo_tui.store import Meta, Question, db, migrations, resolve_location
+from memo_tui.store.connect import bound_location
 
 
 def test_sqlite_runs_in_wal_with_foreign_keys(tmp_path):
@@ -29,6 +30,20 @@ def test_location_precedence(monkeypatch, tmp_path):
     assert resolve_location(None) == str(tmp_path / "env.db")
     monkeypatch.delenv("MEMO_TUI_DB")
     assert resolve_location(None).endswith("memo.db")
+
+
+def test_another_process_is_told_where_the_bound_store_is_when_it_can_open_it(tmp_path):
+    # a pass's second process opens the store where the pass did (an incremental passage search)
+    for location in (str(tmp_path / "a.db"), f"sqlite:///{tmp_path}/b.db", ":memory:"):
+        database = open_store(location)
+        try:
+            assert bound_location() == (None if location == ":memory:" else location)
+        finally:
+            database.close()
+    other = pw.SqliteDatabase(str(tmp_path / "c.db"))
+    db.initialize(other)  # bound some other way: no location to tell
+    assert bound_location() is None
+    db.initialize(None)
 
 
 def test_sqlite_url_form(tmp_path):

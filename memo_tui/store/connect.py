@@ -49,9 +49,11 @@ def is_postgres() -> bool:
 
 def bound_location() -> str | None:
     """Where the bound store was opened from (`open_database`), for another process to open it too;
-    None when the models were bound some other way."""
+    None when the models were bound some other way, or to a store in memory (no other process sees it)."""
     database, location = _opened
-    return location if database is not None and db.obj is database else None
+    if database is None or db.obj is not database or not (is_postgres() or sqlite_path()):
+        return None
+    return location
 
 
 def sqlite_path() -> Path | None:
