@@ -47,6 +47,7 @@ from memo_tui.core.conflicts import (
 )
 from memo_tui.core.evidence import conflict_likelihood, yield_of
 from memo_tui.core.name_memory import ints_of
+from memo_tui.core.opening import open_store
 from memo_tui.core.pass_memory import keep_data, kept, signature_of
 from memo_tui.store import Meta, Passage, PassMemory, Question, Relation, db, graph_version, utcnow
 from memo_tui.store.connect import bound_location
@@ -397,8 +398,6 @@ def look_alikes_elsewhere(location: str, namespace: str, live: bytes, named: tup
     """`look_alikes` in a second process, on the store at `location` (the pass's, as it left it):
     the look-alikes, the declared and reverted conflicts, the passages they name, and the memory's
     parts to keep (`kept_parts`); None when no memory can be read."""
-    from memo_tui.core.opening import open_store
-
     open_store(location)
     memory = load(namespace)
     if memory is None:
