@@ -7,7 +7,7 @@ from itertools import combinations
 import pytest
 from graphrows import graph_rows
 
-from memo_tui.core import conflicts, decisions
+from memo_tui.core import conflict_search, conflicts, decisions, pass_memory
 from memo_tui.core.conflicts import (
     DUPLICATE_JACCARD,
     _shingles,
@@ -23,7 +23,7 @@ from memo_tui.core.queue import pending
 from memo_tui.core.rebuild import rebuild
 from memo_tui.core.resolver import resolve
 from memo_tui.core.sources import PassageRecord
-from memo_tui.store import Passage, Question
+from memo_tui.store import Passage, PassMemory, Question
 
 NS = "default"
 
@@ -81,6 +81,15 @@ def story(store):
 def found() -> dict[tuple[str, str], tuple[str, str]]:
     by_id = {p.id: p.external_id for p in Passage.select()}
     return {(by_id[f.left], by_id[f.right]): (f.kind, f.rule) for f in find_conflicts(NS)}
+
+
+def test_a_search_memory_written_in_several_rows_is_read_by_the_next_search(story, monkeypatch):
+    # a large store's parts are written in rows of `pass_memory.CHUNK` bytes, the first row's tag
+    # marked with their count: the next search is still an incremental one
+    monkeypatch.setattr(pass_memory, "CHUNK", 64)
+    resolve(NS)
+    assert PassMemory.select().where(PassMemory.key.startswith("searched#")).count() >= 1
+    assert conflict_search.remembered(NS)
 
 
 def test_each_kind_of_conflict_is_found_and_look_alikes_are_not(story):

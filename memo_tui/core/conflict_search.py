@@ -221,8 +221,9 @@ def remembered(namespace: str) -> bool:
         .tuples()
     )
     tag = _tag()
-    base = tags.get(f"search:{namespace}", "")
-    return tags.get(f"searched:{namespace}") == tag and tag in (base, base.rpartition("#")[0])
+    # a part written in several rows has the first one's tag marked with their count (`keep_data`)
+    base, since = tags.get(f"search:{namespace}", ""), tags.get(f"searched:{namespace}", "")
+    return tag in (base, base.rpartition("#")[0]) and tag in (since, since.rpartition("#")[0])
 
 
 def kept_parts(memory: SearchMemory) -> list[tuple[str, bytes]]:
@@ -483,10 +484,11 @@ def begin(
     return search
 
 
-def _search_all(search: Search) -> None:
-    """Compare every live passage with every other, and remember what was found."""
+def _search_all(search: Search, single: list[Finding] | None = None) -> None:
+    """Compare every live passage with every other, and remember what was found (`single`: the
+    single-valued conflicts, when they were read before the pass folded)."""
     passages, kept = conflicts.live_passages(search.namespace), []
-    found, search.findings = conflicts.search_all(search.namespace, passages, search.named, search.counts, kept)
+    found, search.findings = conflicts.search_all(passages, search.named, search.counts, kept, single)
     search.parts = kept_parts(remember_full(passages, search.signatures, found, kept))
 
 
@@ -497,12 +499,19 @@ def finish(search: Search) -> ConflictReport:
     if report.unchanged:
         return report
     if search.pending is not None:
-        done = search.pending.result()
-        if done is None:  # the memory could not be read there: searched here, in full
-            _search_all(search)
-        else:
+        try:
+            done = search.pending.result()
+        except Exception:  # the second process could not search (its store, its memory, the process itself)
+            done = None
+        if done is not None:
             found, special, by_id, search.parts = done
             search.found(found, special, by_id)
+        elif (memory := load(namespace)) is not None:  # searched here (passages and memory: no fold moves them)
+            special, by_id = look_alikes(namespace, memory, live, search.named, search.signatures)
+            search.found(memory.found, special, by_id)
+            search.parts = kept_parts(memory)
+        else:  # in full, with the single-valued conflicts read before the pass folded
+            _search_all(search, search.single)
     asked = Question.select(Question.id, Question.left_id, Question.right_id, Question.status).where(
         (Question.namespace == namespace) & Question.kind.in_(PASSAGE_KINDS)
     )

@@ -338,23 +338,24 @@ def single_valued() -> tuple[str, ...]:
 
 def find_conflicts(namespace: str) -> list[Finding]:
     """Every duplicate and contradiction among the namespace's live passages, strongest first (the
-    full search a pass makes, as `conflict_search.queue_conflicts` runs it, collector paused too)."""
+    full search a pass makes, as `conflict_search.begin` runs it, collector paused too)."""
     with paused_gc():
         named = _entities_of(namespace)
         counts = Counter(eid for eids in named.values() for eid in eids)
-        return search_all(namespace, live_passages(namespace), named, counts)[1]
+        return search_all(live_passages(namespace), named, counts)[1]
 
 
 def search_all(
-    namespace: str,
     passages: list[Live],
     named: dict[int, set[int]],
     counts: dict[int, int],
     kept: list | None = None,
+    single: list[Finding] | None = None,
 ) -> tuple[list[Finding], list[Finding]]:
     """Compare every passage with every other: the look-alike pairs found, and the findings made of
     them and of the declared, reverted and single-valued conflicts (`named`: passage id -> the
-    entities it names; `counts`: entity id -> live passages naming it; `kept`: as `_pairs` keeps it)."""
+    entities it names; `counts`: entity id -> live passages naming it; `kept`: as `_pairs` keeps it;
+    `single`: the single-valued conflicts when they were read already, before a fold moved relations)."""
     dup_pairs, near = _pairs([p.text for p in passages], [named.get(p.id, set()) for p in passages], kept)
     found = [
         finding
@@ -362,7 +363,8 @@ def search_all(
         if (finding := classify(passages[i], passages[j], named, dup_pairs.get((i, j)), near.get((i, j))))
     ]
     by_id = {p.id: p for p in passages}
-    special = declared_conflicts(passages) + revert_conflicts(passages) + single_valued_conflicts(by_id)
+    single = single_valued_conflicts(by_id) if single is None else single
+    special = declared_conflicts(passages) + revert_conflicts(passages) + single
     return found, assemble(found, special, by_id, named, counts, len(passages))
 
 
