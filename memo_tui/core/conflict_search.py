@@ -428,7 +428,7 @@ class Search:
     dry_run: bool
     findings: list[Finding] = field(default_factory=list)
     parts: list[tuple[str, bytes]] = field(default_factory=list)  # the memory's, to keep
-    single: list[Finding] = field(default_factory=list)  # the single-valued conflicts
+    single: list[Finding] | None = None  # the single-valued conflicts, once read (before the pass folds)
     passages: dict[int, Live] = field(default_factory=dict)  # theirs
     pending: Future | None = None  # `look_alikes_elsewhere`'s
 
@@ -436,6 +436,23 @@ class Search:
         """The findings made of the look-alikes, the declared and reverted conflicts and the single-valued ones."""
         by_id.update(self.passages)
         self.findings = assemble(found, special + self.single, by_id, self.named, self.counts, len(self.live))
+
+    def from_memory(self) -> bool:
+        """Search in this process, from the memory (False when none can be read)."""
+        memory = load(self.namespace)
+        if memory is None:
+            return False
+        special, by_id = look_alikes(self.namespace, memory, self.live, self.named, self.signatures)
+        self.found(memory.found, special, by_id)  # as the search left it
+        self.parts = kept_parts(memory)
+        return True
+
+    def in_full(self) -> None:
+        """Compare every live passage with every other, and remember what was found (the single-valued
+        conflicts as read, when they were)."""
+        passages, kept = conflicts.live_passages(self.namespace), []
+        found, self.findings = conflicts.search_all(passages, self.named, self.counts, kept, self.single)
+        self.parts = kept_parts(remember_full(passages, self.signatures, found, kept))
 
 
 def begin(
@@ -474,22 +491,10 @@ def begin(
             )  # fmt: skip
             if search.pending is not None:
                 return search
-        memory = load(namespace)
-        if memory is not None:
-            special, by_id = look_alikes(namespace, memory, live, named, signatures)
-            search.found(memory.found, special, by_id)
-            search.parts = kept_parts(memory)
+        if search.from_memory():
             return search
-    _search_all(search)
+    search.in_full()
     return search
-
-
-def _search_all(search: Search, single: list[Finding] | None = None) -> None:
-    """Compare every live passage with every other, and remember what was found (`single`: the
-    single-valued conflicts, when they were read before the pass folded)."""
-    passages, kept = conflicts.live_passages(search.namespace), []
-    found, search.findings = conflicts.search_all(passages, search.named, search.counts, kept, single)
-    search.parts = kept_parts(remember_full(passages, search.signatures, found, kept))
 
 
 def finish(search: Search) -> ConflictReport:
@@ -506,12 +511,8 @@ def finish(search: Search) -> ConflictReport:
         if done is not None:
             found, special, by_id, search.parts = done
             search.found(found, special, by_id)
-        elif (memory := load(namespace)) is not None:  # searched here (passages and memory: no fold moves them)
-            special, by_id = look_alikes(namespace, memory, live, search.named, search.signatures)
-            search.found(memory.found, special, by_id)
-            search.parts = kept_parts(memory)
-        else:  # in full, with the single-valued conflicts read before the pass folded
-            _search_all(search, search.single)
+        elif not search.from_memory():  # here (it reads passages and its memory: no fold moved them)
+            search.in_full()  # or in full, with the single-valued conflicts read before the pass folded
     asked = Question.select(Question.id, Question.left_id, Question.right_id, Question.status).where(
         (Question.namespace == namespace) & Question.kind.in_(PASSAGE_KINDS)
     )

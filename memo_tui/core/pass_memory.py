@@ -246,7 +246,7 @@ class Signatures(NamedTuple):
 
     @classmethod
     def of(cls, passages: dict[int, frozenset[int]]) -> Signatures:
-        return cls(array("q", passages), array("q", map(hash, map(frozenset, passages.values()))))  # `signature_of`
+        return cls(array("q", passages), array("q", each_signature(passages.values())))
 
     def as_dict(self) -> dict[int, int]:
         return dict(zip(self.ids, self.values, strict=True))
@@ -313,9 +313,14 @@ def signature_of(ids: Iterable[int]) -> int:
     return hash(frozenset(ids))
 
 
+def each_signature(sets: Iterable[Iterable[int]]) -> Iterator[int]:
+    """`signature_of` each set, in C (a pass signs every entity's passages and every passage's entities)."""
+    return map(hash, map(frozenset, sets))
+
+
 def passage_signatures(named: dict[int, set[int]]) -> dict[int, int]:
     """Passage id -> the signature of the entities it names."""
-    return dict(zip(named, map(hash, map(frozenset, named.values())), strict=True))  # `signature_of`, in C
+    return dict(zip(named, each_signature(named.values()), strict=True))
 
 
 def _evidence_tag() -> str:
