@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import version
 from itertools import compress
 from multiprocessing import get_context
-from operator import not_
+from operator import eq, ne, not_
 from pathlib import Path
 from typing import NamedTuple
 
@@ -279,15 +279,12 @@ class Known:
     def standing(self, now: Signatures) -> set[int]:
         """The entities whose passages are what they were."""
         kept_ = self.entities.as_dict()
-        return {entity_id for entity_id, signature in zip(*now, strict=True) if kept_.get(entity_id) == signature}
+        return set(compress(now.ids, map(eq, map(kept_.get, now.ids), now.values)))
 
     def settled(self, standing: set[int], now: dict[int, int], named: dict[int, set[int]]) -> set[int]:
         """Of those, the ones none of whose passages names other entities than it did."""
-        moved = set()
-        for pid, signature in now.items():
-            if self.passages.get(pid) != signature:
-                moved |= named[pid]
-        return standing - moved
+        changed = compress(now, map(ne, map(self.passages.get, now), now.values()))
+        return standing.difference(*map(named.__getitem__, changed))
 
 
 def add_pair(groups: dict, key, pair: Pair) -> None:
