@@ -239,3 +239,23 @@ def test_an_ingest_links_passages_the_same_without_reading_the_mentions_of_the_n
 
     assert len(links_of("made-skipped")) > 500
     assert links_of("made-skipped") == links_of("read-all")
+
+
+def test_a_revision_made_within_one_ingest_leaves_no_links_on_the_passage_it_retired(store):
+    """Two revisions of a passage in one chunk: the first is retired as the second is written, before
+    the chunk's links are; it gets none, either way (a retired passage has none: `unlink`)."""
+    from memo_tui.store import PassageLink
+
+    ingest_records(
+        NS,
+        [
+            PassageRecord("p1", "Alice Smith reviewed the Acme Gateway release.", "chat"),
+            PassageRecord("p2", "The Acme Gateway timeout was raised by Alice Smith.", "wiki"),
+            PassageRecord("p2", "The Acme Gateway timeout was raised again by Alice Smith.", "wiki"),
+        ],
+    )
+    retired = {p.id for p in Passage.select().where(Passage.retired_at.is_null(False))}
+    assert len(retired) == 1
+    rows = list(PassageLink.select(PassageLink.passage, PassageLink.other).tuples())
+    assert rows and not retired.intersection(x for row in rows for x in row)
+    assert linked("p1") == ["p2"]

@@ -109,6 +109,7 @@ class PassageWriter:
         self.report = report
         self.entities = EntityCache(namespace)
         self.linker = Linker()
+        self._retired: set[int] = set()  # the passages this writer retired
         self._version: int | None = None  # the graph version the caches were filled at
         self._passages = Inserter(
             Passage,
@@ -209,7 +210,9 @@ class PassageWriter:
         write_batch()
         self._write_mentions(mention_rows)
         self._relations.many(relation_rows)
-        self.linker.link(weights_of((row[0], row[1], row[5]) for row in mention_rows), made)
+        # not the passages a second revision in this chunk retired: a retired passage has no links (`unlink`)
+        written = (row for row in mention_rows if row[0] not in self._retired)
+        self.linker.link(weights_of((row[0], row[1], row[5]) for row in written), made)
         self.report.mentions += len(mention_rows)
         self.report.relations += len(relation_rows)
         return bool(todo)
@@ -251,6 +254,7 @@ class PassageWriter:
 
     def _retire(self, passage_id: int, now) -> None:
         retire(passage_id, now)
+        self._retired.add(passage_id)
         settle_questions_of_passage(self.namespace, passage_id, "auto")  # a new revision: moot at once
         self.report.passages_retired += 1
 
