@@ -163,8 +163,11 @@ def test_an_incremental_pass_leaves_the_store_as_a_full_pass_does(two_stores, se
     that many bytes, as a large store's are."""
     elsewhere = []  # whether each passage search ran in the second process
     early = []  # the asks weighed while the names were judged
+    judged_here = []  # incremental judgings in this process (the second reads the names part itself)
     if apart:
         monkeypatch.setattr(pass_memory, "PARALLEL_MIN", 1)
+        judge_changes = pass_memory.judge_changes
+        monkeypatch.setattr(pass_memory, "judge_changes", lambda *a: judged_here.append(1) or judge_changes(*a))
         # every remembered ask the visit weighs is weighed early, however quick the judging is
         monkeypatch.setattr(pass_memory.Judging, "busy", lambda self: self._future is not None)
         weigh_early = resolver._weigh_early
@@ -200,6 +203,7 @@ def test_an_incremental_pass_leaves_the_store_as_a_full_pass_does(two_stores, se
 
     assert _tally(reports) == _tally(full_reports)  # every ask counted once, as the full pass counts it
     assert not apart or sum(elsewhere) >= 2, elsewhere  # the incremental ones did
+    assert not apart or not judged_here  # and the judging, which read the names part there
     assert not apart or sum(len(e.used) for e in early) >= 10  # and the visit took what was weighed early
 
 

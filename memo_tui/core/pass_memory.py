@@ -32,7 +32,10 @@ from peewee import EXCLUDED
 
 from memo_tui.core import blocking, evidence, keys, name_memory, rules
 from memo_tui.core.name_memory import Changes, Pair, drop_verdicts, int_bytes, ints_of, judge_all, judge_changes
+from memo_tui.core.opening import open_store
+from memo_tui.errors import MemoError
 from memo_tui.store import Entity, PassMemory, db
+from memo_tui.store.connect import bound_location
 
 FORMAT = 2
 # an ask's key in the evidence memory: (rule, impact, what its evidence was made of, or None for a
@@ -52,6 +55,16 @@ def kept(namespace: str, part: str, tag: str):
     """The value a pass kept under this part of the memory, or None (nothing kept, or another tag)."""
     data = _kept_data(namespace, part, tag)
     return None if data is None else marshal.loads(data)
+
+
+def _is_kept(namespace: str, part: str, tag: str) -> bool:
+    """Whether `_kept_data` would find the part (its rows' tags read, not their data)."""
+    head = PassMemory.select(PassMemory.tag).where(PassMemory.key == _row_key(namespace, part, 0)).scalar()
+    if head is None or head == tag:
+        return head is not None
+    first, rows = _rows_of(head)
+    more = [_row_key(namespace, part, at) for at in range(1, rows)]
+    return first == tag and PassMemory.select().where(PassMemory.key.in_(more)).count() == len(more)
 
 
 def _kept_data(namespace: str, part: str, tag: str) -> bytes | bytearray | None:
@@ -379,6 +392,16 @@ def drop(namespace: str) -> None:
     PassMemory.delete().where(PassMemory.key.endswith(f":{namespace}")).execute()
 
 
+def _judge_changes_at(location: str, namespace: str, tag: str, learned_part: bytes, rows_part: bytes,
+                      words: dict[str, float]) -> Changes | None:  # fmt: skip
+    """`judge_changes` in a second process, which reads the names part from the pass's store (at
+    `location`, as the pass opened it): the pass need not read it and hand it over (35 MB at 160,000
+    names). None when it is not there."""
+    open_store(location)
+    names_part = _kept_data(namespace, "names", tag)
+    return None if names_part is None else judge_changes(names_part, learned_part, rows_part, words)
+
+
 @dataclass
 class Judged:
     """The verdicts a pass works from: every pair of live names that is not a plain no."""
@@ -413,9 +436,10 @@ class Judging:
     def __init__(self, namespace: str, full: bool, writes: bool) -> None:
         self._namespace, self._writes = namespace, writes
         self._rows: list[tuple[int, str, str | None]] = []
-        tag = _tag()
-        parts = [] if full else [_kept_data(namespace, part, tag) for part in ("names", "learned", "verdicts")]
-        self._parts = parts if parts and None not in parts else None
+        self._tag = tag = _tag()
+        # the names part, the largest, is read where the names are judged (`_judge_changes_at`)
+        parts = [] if full else [_kept_data(namespace, part, tag) for part in ("learned", "verdicts")]
+        self._parts = parts if parts and None not in parts and _is_kept(namespace, "names", tag) else None
         self._words = kept(namespace, "words", tag) or {}  # a full pass may use them too: the same wordfreq
         rules.learn_frequencies(self._words)  # for the names the pass judges itself (fold groups)
         self._pool: ProcessPoolExecutor | None = None
@@ -442,8 +466,19 @@ class Judging:
             self._stage_verdicts(self._all, self._all.said)
         elif self._pool is not None:
             # the rows marshalled: a second process takes them in half the time it takes pickled ones
-            rows_part = marshal.dumps(rows)
-            self._future = self._pool.submit(judge_changes, self._parts[0], self._parts[1], rows_part, self._words)
+            rows_part, location = marshal.dumps(rows), bound_location()
+            learned, words = self._parts[0], self._words
+            if location is None:  # a store only this process sees
+                self._future = self._pool.submit(judge_changes, self._names_part(), learned, rows_part, words)
+            else:
+                args = (location, self._namespace, self._tag, learned, rows_part, words)
+                self._future = self._pool.submit(_judge_changes_at, *args)
+
+    def _names_part(self) -> bytes | bytearray:
+        names = _kept_data(self._namespace, "names", self._tag)
+        if names is None:
+            raise MemoError("the pass memory was dropped while the pass ran; run the pass again")
+        return names
 
     def busy(self) -> bool:
         """Whether the names are being judged in the second process still."""
@@ -453,8 +488,8 @@ class Judging:
         """The verdicts the memory holds: the base's, the ids of its names forgotten since, and the
         verdicts touching the names learned since (read once)."""
         if self._kept_verdicts is None:
-            forgotten, _, recent = marshal.loads(self._parts[1])
-            self._kept_verdicts = marshal.loads(self._parts[2]), forgotten, recent
+            forgotten, _, recent = marshal.loads(self._parts[0])
+            self._kept_verdicts = marshal.loads(self._parts[1]), forgotten, recent
         return self._kept_verdicts
 
     def remembered(self) -> Callable[[Pair], tuple | None]:
@@ -495,13 +530,18 @@ class Judging:
             changes, self._all = self._all, None
             return Judged(changes.said, changes.judged, changes.rejected, len(changes.fresh), False, set(), changes,
                           len(self._words))  # fmt: skip
-        names_part, learned_part, _ = self._parts
+        learned_part = self._parts[0]
         verdicts, forgotten, recent = self._kept()
-        self._parts = self._kept_verdicts = None  # tens of MB on a large store: let go once read
+        found = None
         if self._future is not None:
-            changes = self._staged(self._future.result())
-        else:
-            changes = self._staged(judge_changes(names_part, learned_part, marshal.dumps(self._rows), self._words))
+            try:
+                found = self._future.result()  # None: the second process found no names part
+            except Exception:  # it could not judge them (its store, the process itself): here, then
+                found = None
+        if found is None:
+            found = judge_changes(self._names_part(), learned_part, marshal.dumps(self._rows), self._words)
+        self._parts = self._kept_verdicts = None  # tens of MB on a large store: let go once read
+        changes = self._staged(found)
         # less those of names forgotten since the base or stale now (one sweep of the base's); then this pass's
         stale = set(changes.stale)
         drop_verdicts(verdicts, set(ints_of(forgotten)) | stale)
