@@ -248,14 +248,18 @@ def test_a_part_is_read_from_all_its_rows_and_from_no_others(store, monkeypatch)
     assert rows > 5 and pass_memory.kept(NS, "verdicts", "t") == value
     assert pass_memory.kept(NS, "verdicts", "other") is None
     monkeypatch.setattr(pass_memory, "CHUNK", 1 << 24)
+    assert pass_memory.is_kept(NS, "verdicts", "t") and not pass_memory.is_kept(NS, "verdicts", "other")
     pass_memory.keep(NS, "verdicts", "t", {(1, 2): value[(1, 2)]})  # one row now: the others go
     assert pass_memory.kept(NS, "verdicts", "t") == {(1, 2): value[(1, 2)]}
+    assert pass_memory.is_kept(NS, "verdicts", "t")
     assert PassMemory.select().where(PassMemory.key.contains("verdicts")).count() == 1
     monkeypatch.setattr(pass_memory, "CHUNK", 1000)
     pass_memory.keep(NS, "verdicts", "t", value)
     PassMemory.delete().where(PassMemory.key == f"verdicts#3:{NS}").execute()
     assert pass_memory.kept(NS, "verdicts", "t") is None  # a row is missing: nothing is kept
+    assert not pass_memory.is_kept(NS, "verdicts", "t")  # nor is it there for a second process to read
     pass_memory.drop(NS)
+    assert not pass_memory.is_kept(NS, "verdicts", "t")
     assert not PassMemory.select().where(PassMemory.key.contains("verdicts")).count()
 
 

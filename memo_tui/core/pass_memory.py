@@ -57,7 +57,7 @@ def kept(namespace: str, part: str, tag: str):
     return None if data is None else marshal.loads(data)
 
 
-def _is_kept(namespace: str, part: str, tag: str) -> bool:
+def is_kept(namespace: str, part: str, tag: str) -> bool:
     """Whether `_kept_data` would find the part (its rows' tags read, not their data)."""
     head = PassMemory.select(PassMemory.tag).where(PassMemory.key == _row_key(namespace, part, 0)).scalar()
     if head is None or head == tag:
@@ -439,7 +439,7 @@ class Judging:
         self._tag = tag = _tag()
         # the names part, the largest, is read where the names are judged (`_judge_changes_at`)
         parts = [] if full else [_kept_data(namespace, part, tag) for part in ("learned", "verdicts")]
-        self._parts = parts if parts and None not in parts and _is_kept(namespace, "names", tag) else None
+        self._parts = parts if parts and None not in parts and is_kept(namespace, "names", tag) else None
         self._words = kept(namespace, "words", tag) or {}  # a full pass may use them too: the same wordfreq
         rules.learn_frequencies(self._words)  # for the names the pass judges itself (fold groups)
         self._pool: ProcessPoolExecutor | None = None
