@@ -242,8 +242,9 @@ def test_an_ingest_links_passages_the_same_without_reading_the_mentions_of_the_n
 
 
 def test_a_revision_made_within_one_ingest_leaves_no_links_on_the_passage_it_retired(store):
-    """Two revisions of a passage in one chunk: the first is retired as the second is written, before
-    the chunk's links are; it gets none, either way (a retired passage has none: `unlink`)."""
+    """Two revisions of a passage in one chunk, or a passage and one that supersedes it: the first is
+    retired as the second is written, before the chunk's links are; it gets none, either way (a
+    retired passage has none: `unlink`)."""
     from memo_tui.store import PassageLink
 
     ingest_records(
@@ -254,8 +255,15 @@ def test_a_revision_made_within_one_ingest_leaves_no_links_on_the_passage_it_ret
             PassageRecord("p2", "The Acme Gateway timeout was raised again by Alice Smith.", "wiki"),
         ],
     )
+    ingest_records(
+        NS,
+        [
+            PassageRecord("p3", "Bob Jones moved the Nimbus Vault backups.", "chat"),
+            PassageRecord("p4", "Bob Jones now runs the Nimbus Vault backups.", "chat", supersedes=["p3"]),
+        ],
+    )
     retired = {p.id for p in Passage.select().where(Passage.retired_at.is_null(False))}
-    assert len(retired) == 1
+    assert len(retired) == 2
     rows = list(PassageLink.select(PassageLink.passage, PassageLink.other).tuples())
     assert rows and not retired.intersection(x for row in rows for x in row)
-    assert linked("p1") == ["p2"]
+    assert linked("p1") == ["p2"] and linked("p4") == []

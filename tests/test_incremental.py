@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from conftest import drop_pg_database, pg_database
 
-from memo_tui.core import conflict_search, decisions, pass_memory, resolver
+from memo_tui.core import conflict_search, decisions, name_memory, pass_memory, resolver
 from memo_tui.core.ingest import ingest_records
 from memo_tui.core.opening import open_store
 from memo_tui.core.resolver import resolve
@@ -261,6 +261,51 @@ def test_a_part_is_read_from_all_its_rows_and_from_no_others(store, monkeypatch)
     pass_memory.drop(NS)
     assert not pass_memory.is_kept(NS, "verdicts", "t")
     assert not PassMemory.select().where(PassMemory.key.contains("verdicts")).count()
+
+
+def test_a_namespace_drops_its_own_memory_and_no_other(store):
+    for namespace in ("a", "A", "x:a", "_"):
+        pass_memory.keep(namespace, "verdicts", "t", {namespace: 1})
+        pass_memory.stage(namespace, "names", "t", b"staged")
+    pass_memory._drop_staged("a")
+    pass_memory.drop("_")  # a wildcard in a pattern: every namespace
+    pass_memory.drop("a")
+    keys = sorted(key for (key,) in PassMemory.select(PassMemory.key).tuples())
+    assert keys == ["next-names:A", "next-names:x:a", "verdicts:A", "verdicts:x:a"]
+
+
+def _failing_judge(*args):
+    raise RuntimeError("the second process failed")
+
+
+_JUDGED_HERE: list[int] = []  # judgings in this process (a second one counts in its own copy)
+
+
+def _counted_judge(*args):
+    _JUDGED_HERE.append(1)
+    return name_memory.judge_changes(*args)
+
+
+@pytest.mark.parametrize("how", ["its store in memory", "the second process failing"])
+def test_the_names_are_judged_in_the_pass_when_the_second_process_cannot(store, monkeypatch, how):
+    """A store only this process sees hands the names part over; a second process that fails leaves
+    the judging to the pass. Either way the passes find what they find when it works."""
+    monkeypatch.setattr(pass_memory, "PARALLEL_MIN", 1)
+    rng = random.Random(4)
+    pool = entity_names(200, seed=4)
+    ingest_records(NS, _passages(rng, pool, 0, 120))
+    resolve(NS, cap=40)
+    ingest_records(NS, _passages(rng, pool, 1, 40))
+    expected = resolve(NS, cap=40, dry_run=True)
+    if how == "its store in memory":
+        monkeypatch.setattr(pass_memory, "bound_location", lambda: None)
+    else:
+        monkeypatch.setattr(pass_memory, "_judge_changes_at", _failing_judge)
+    monkeypatch.setattr(pass_memory, "judge_changes", _counted_judge)  # picklable: it may be handed over
+    _JUDGED_HERE.clear()
+    report = resolve(NS, cap=40, dry_run=True)
+    assert report.incremental and report.as_dict() | {"seconds": 0} == expected.as_dict() | {"seconds": 0}
+    assert _JUDGED_HERE == ([] if how == "its store in memory" else [1])
 
 
 def _memory_rows() -> list[tuple[str, str, bytes]]:

@@ -154,7 +154,7 @@ class StoreFacts:
         """Named by at most 1% of the live passages (at least 2): a neighbour worth sharing."""
         return self.frequency.get(entity_id, 0) <= max(2, RARE_SHARE * self.live)
 
-    def rarity_sum(self, entity_id: int, neighbours: Counter, lost: set[int]) -> float:
+    def rarity_sum(self, entity_id: int, neighbours: dict[int, int], lost: set[int]) -> float:
         total = self._rarity_sums.get(entity_id)
         if total is None:  # by count: a hub's neighbours are a thousand names, of a few dozen counts
             by_count = Counter(map(self.frequency.get, neighbours, repeat(0)))

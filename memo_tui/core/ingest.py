@@ -109,7 +109,7 @@ class PassageWriter:
         self.report = report
         self.entities = EntityCache(namespace)
         self.linker = Linker()
-        self._retired: set[int] = set()  # the passages this writer retired
+        self._retired: set[int] = set()  # the passages retired in the chunk being written
         self._version: int | None = None  # the graph version the caches were filled at
         self._passages = Inserter(
             Passage,
@@ -154,6 +154,7 @@ class PassageWriter:
     def _write_chunk(self, chunk: list[PassageRecord], extracted: list[list[Extracted]]) -> bool:
         """Write one chunk; True when anything in the store changed."""
         now = utcnow()
+        self._retired = set()
         live = self._live_passages([r.external_id for r in chunk])
         todo = []
         for record, found in zip(chunk, extracted, strict=True):

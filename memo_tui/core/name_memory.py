@@ -300,11 +300,6 @@ def judge_all(rows: list[tuple[int, str, str | None]], stage: Callable[[bytes], 
     return changes
 
 
-def ready() -> None:
-    """Nothing: a second process that will judge runs it first, so that it has imported this module
-    (and the rules and blocking) before the names are handed over."""
-
-
 def judge_changes(names_part: bytes, learned_part: bytes, rows_part: bytes, words: dict[str, float]) -> Changes:
     """The pairs that touch a name the memory did not see as it is now, judged; and the memory's
     names brought up to date (rebuilt when those learned since grew large). Reads no store

@@ -134,7 +134,16 @@ def _unstage(namespace: str, part: str) -> None:
 
 
 def _drop_staged(namespace: str) -> None:
-    PassMemory.delete().where(PassMemory.key.startswith(STAGED) & PassMemory.key.endswith(f":{namespace}")).execute()
+    _delete_rows(namespace, lambda key: key.startswith(STAGED))
+
+
+def _delete_rows(namespace: str, chosen: Callable[[str], bool] = lambda _: True) -> None:
+    """Delete the namespace's rows whose key is `chosen`: its own only (a pattern would take those of
+    a namespace named like it, in another case or holding wildcards)."""
+    keys = PassMemory.select(PassMemory.key).where(PassMemory.key.contains(f":{namespace}")).tuples()
+    mine = [key for (key,) in keys if key.partition(":")[2] == namespace and chosen(key)]
+    for start in range(0, len(mine), 500):
+        PassMemory.delete().where(PassMemory.key.in_(mine[start : start + 500])).execute()
 
 
 def _row_key(namespace: str, part: str, at: int) -> str:
@@ -389,7 +398,7 @@ def save(namespace: str, found: Judged, known: Known) -> None:
 
 
 def drop(namespace: str) -> None:
-    PassMemory.delete().where(PassMemory.key.endswith(f":{namespace}")).execute()
+    _delete_rows(namespace)
 
 
 def _judge_changes_at(location: str, namespace: str, tag: str, learned_part: bytes, rows_part: bytes,
@@ -397,9 +406,17 @@ def _judge_changes_at(location: str, namespace: str, tag: str, learned_part: byt
     """`judge_changes` in a second process, which reads the names part from the pass's store (at
     `location`, as the pass opened it): the pass need not read it and hand it over (35 MB at 160,000
     names). None when it is not there."""
-    open_store(location)
-    names_part = _kept_data(namespace, "names", tag)
+    database = open_store(location)
+    try:
+        names_part = _kept_data(namespace, "names", tag)
+    finally:
+        database.close()
     return None if names_part is None else judge_changes(names_part, learned_part, rows_part, words)
+
+
+def ready() -> None:
+    """Nothing: a second process that will judge runs it first, so that it has imported this module
+    (and what it judges with) before the names are handed over."""
 
 
 @dataclass
@@ -424,14 +441,14 @@ class Judging:
     """Block and judge the namespace's names: only the pairs that touch a name the last pass did not
     see as it is now, unless `full` or nothing usable is kept.
 
-    On a large store the work runs in a second process (it reads only the names' memory, handed over
-    as it is stored), started on entering, so that it has started up by the time the caller has read
-    the names and hands them over (`judge`); the caller reads the rest of the store meanwhile, and
-    `result()` waits for it (`save` keeps what it found, with the evidence, at the end of the pass).
-    A full pass judges when handed the names, before the caller's reads: its names and indexes, the
-    peak of a pass, are let go before the mention sets are built. A names part made anew is staged
-    at once when the pass `writes`, and the verdicts with it once they are all known (a dry run
-    writes nothing)."""
+    On a large store the work runs in a second process (it reads only the names' memory: the names
+    part from the store, where the pass opened it, the others handed over as they are stored),
+    started on entering, so that it has started up by the time the caller has read the names and
+    hands them over (`judge`); the caller reads the rest of the store meanwhile, and `result()` waits
+    for it (`save` keeps what it found, with the evidence, at the end of the pass). A full pass
+    judges when handed the names, before the caller's reads: its names and indexes, the peak of a
+    pass, are let go before the mention sets are built. A names part made anew is staged at once
+    when the pass `writes`, and the verdicts with it once they are all known (a dry run writes nothing)."""
 
     def __init__(self, namespace: str, full: bool, writes: bool) -> None:
         self._namespace, self._writes = namespace, writes
@@ -451,7 +468,7 @@ class Judging:
         if self._parts is not None and (os.cpu_count() or 1) >= 2:
             if Entity.select().where(Entity.namespace == self._namespace).count() >= PARALLEL_MIN:
                 self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"), initializer=gc.disable)
-                self._pool.submit(name_memory.ready)  # it starts, and imports what it judges with
+                self._pool.submit(ready)  # it starts, and imports what it judges with
         return self
 
     def __exit__(self, *exc) -> None:
