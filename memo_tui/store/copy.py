@@ -107,13 +107,15 @@ def copy_namespaces(
     """Copy the namespaces' rows from source to target (both open, schema current); all or nothing,
     from one snapshot of the source."""
     report = CopyReport(namespaces)
-    with target.bind_ctx(MODELS):
-        clash = Passage.select().where(Passage.namespace.in_(namespaces)).exists() or (
-            Entity.select().where(Entity.namespace.in_(namespaces)).exists()
-        )
-    if clash:
-        raise MemoError(f"the target already holds namespace {', '.join(namespaces)}; copy into a store without it")
+    # checked in the target's transaction (on SQLite it holds the write lock from its start; on
+    # PostgreSQL a writer of the namespace waits on the namespace_state row the copy writes first)
     with target.atomic(), _snapshot(source):
+        with target.bind_ctx(MODELS):
+            clash = Passage.select().where(Passage.namespace.in_(namespaces)).exists() or (
+                Entity.select().where(Entity.namespace.in_(namespaces)).exists()
+            )
+        if clash:
+            raise MemoError(f"the target already holds namespace {', '.join(namespaces)}; copy into a store without it")
         for model in ORDER:
             copied = 0
             last = None
