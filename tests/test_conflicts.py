@@ -14,6 +14,7 @@ from memo_tui.core.conflicts import (
     differing_words,
     find_conflicts,
     jaccard,
+    masked_words,
     similar_pairs,
     words,
 )
@@ -187,6 +188,21 @@ def test_cli_queue_shows_the_kind(story, run_cli):
     run_cli("resolve")
     code, out, _ = run_cli("queue")
     assert code == 0 and "contradiction" in out and "duplicate" in out and "t1 / t2" in out
+
+
+@pytest.mark.parametrize(
+    ("text", "masked"),
+    [
+        ("We no longer use Redis 7 for sessions", ["we", "use", "redis", "0", "for", "sessions"]),
+        ("It isn't deprecated: v2.1-beta ships in 3 days", ["it", "0", "ships", "in", "0", "days"]),
+        ("Set don't-care bits, not/never", ["set", "care", "bits"]),  # a negation inside a word goes, the rest stays
+        ("Bump abc-12 to the 1..10 range", ["bump", "abc-0", "to", "the", "0", "0", "range"]),
+        ("A piano longer than 2--3 metres", ["a", "piano", "longer", "than", "0", "0", "metres"]),
+    ],
+)
+def test_words_are_masked_one_by_one_and_no_longer_as_a_whole(text, masked):
+    assert masked_words(text) == masked
+    assert masked_words(text, words(text)) == masked  # the words handed in, as both searches do
 
 
 def test_the_index_finds_every_pair_brute_force_finds():

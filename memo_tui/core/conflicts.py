@@ -34,7 +34,7 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from difflib import SequenceMatcher
 from functools import cached_property
-from itertools import chain, islice
+from itertools import chain
 from multiprocessing import get_context
 
 from memo_tui.core.config import section
@@ -75,10 +75,29 @@ _NEGATION = re.compile(r"\b(?:no longer|" + "|".join(sorted(NEGATIONS)) + r")\b|
 _NUMBERS = re.compile(r"\b\w*\d[\w.'’:/-]*")
 
 
-def masked_words(text: str) -> list[str]:
+class _Masked(dict):
+    """word -> the words it leaves once masked (none, or one as a rule), learned once a word: a
+    negation is dropped, and a run that holds a digit turned into one token."""
+
+    def __missing__(self, word: str) -> tuple[str, ...]:
+        left = self[word] = tuple(WORD.findall(_NUMBERS.sub(NUMBER, _NEGATION.sub(" ", word))))
+        return left
+
+
+_MASKED = _Masked()
+
+
+def masked_words(text: str, folded_words: list[str] | None = None) -> list[str]:
     """The words with every number turned into one token and negations dropped ("no longer" as a
-    whole), so that two passages saying the same thing with another number or polarity look alike."""
-    return WORD.findall(_NUMBERS.sub(NUMBER, _NEGATION.sub(" ", text.casefold())))
+    whole), so that two passages saying the same thing with another number or polarity look alike.
+    Masked word by word (`folded_words`: `words(text)`, when the caller has them): the text is read
+    through once, and each distinct word masked once. It differs from masking the text as a whole
+    only where a number runs on through two marks into the next word (`1..10`, `2--3`)."""
+    if "no longer" in text.casefold():  # the one negation of two words
+        folded_words = words(_NEGATION.sub(" ", text.casefold()))
+    elif folded_words is None:
+        folded_words = words(text)
+    return list(chain.from_iterable(map(_MASKED.__getitem__, folded_words)))
 
 
 _WORD_IDS: dict[str, int] = {}
@@ -100,18 +119,13 @@ def _shingles(tokens: list[str]) -> set[int]:
 
 def passage_sets(text: str, duplicate: bool = True, near: bool = True) -> tuple[set[int], set[int]]:
     """A passage's 3-grams as the two searches compare them: its words (8 or more of them) for
-    duplicates, its masked words (5 or more) for contradictions; empty when it is too short (or
-    not asked for)."""
-    plain = words(text) if duplicate else []
+    duplicates, its masked words (5 or more words) for contradictions; empty when it is too short
+    (or not asked for)."""
+    plain = words(text)
     return (
-        _shingles(plain) if len(plain) >= DUPLICATE_MIN_WORDS else set(),
-        _shingles(masked_words(text)) if near and _has_words(text, NEAR_MIN_WORDS) else set(),
+        _shingles(plain) if duplicate and len(plain) >= DUPLICATE_MIN_WORDS else set(),
+        _shingles(masked_words(text, plain)) if near and len(plain) >= NEAR_MIN_WORDS else set(),
     )
-
-
-def _has_words(text: str, count: int) -> bool:
-    """At least `count` words (reads no further than the last of them)."""
-    return next(islice(WORD.finditer(text), count - 1, None), None) is not None
 
 
 def jaccard(a: set, b: set) -> float:
