@@ -20,6 +20,24 @@ def test_sqlite_runs_in_wal_with_foreign_keys(tmp_path):
     assert db.execute_sql("PRAGMA busy_timeout").fetchone()[0] >= 5000
 
 
+def test_a_part_written_over_is_logged_once_not_zeroed_page_by_page_too(tmp_path):
+    # Debian's SQLite zeroes every freed page (secure_delete): writing a part of the pass memory over
+    # logged its old pages as zeros beside its new ones, twice the writes and twice the copying back
+    from memo_tui.core import pass_memory
+
+    path = tmp_path / "part.db"
+    database = open_store(str(path))
+    try:
+        part = bytes(range(256)) * (8 << 12)  # 8 MB
+        pass_memory.keep_data("default", "x", "t", part)
+        db.execute_sql("PRAGMA wal_checkpoint(TRUNCATE)")
+        pass_memory.keep_data("default", "x", "t", part + b"grown")  # another size: not overwritten in place
+        logged = (tmp_path / "part.db-wal").stat().st_size
+        assert len(part) < logged < 1.25 * len(part)
+    finally:
+        database.close()
+
+
 def test_schema_version_is_recorded(store):
     assert Meta.get(Meta.key == "schema_version").value == str(migrations.SCHEMA_VERSION)
 
