@@ -9,7 +9,7 @@ could start judging)."""
 def main() -> int:
     from memo_tui.cli import main as run
 
-    return run()
+    return run(ends_process=True)
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from contextlib import contextmanager
 import peewee as pw
 
 from memo_tui.core.opening import open_store
+from memo_tui.core.processes import no_last_sweep
 from memo_tui.errors import MemoError
 from memo_tui.store import DEFAULT_NAMESPACE, resolve_location
 from memo_tui.store.locks import Busy
@@ -632,21 +633,28 @@ def cmd_metrics(args: argparse.Namespace) -> int:
     return 0
 
 
-def main(argv: list[str] | None = None) -> int:
+def main(argv: list[str] | None = None, ends_process: bool = False) -> int:
+    """Run a command (the TUI when none is given). `ends_process`: the process ends with the command
+    (`memo-tui`): the store is closed once the command is done, and the process is let end without
+    the collector's last sweep (`processes.no_last_sweep`)."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
         if args.command == "demo":
             return COMMANDS["demo"](args)
-        open_store(args.db)
+        database = open_store(args.db)
         if args.command is None:
             return _open_tui(args, resolve_location(args.db))
+        if ends_process:  # a command runs in this thread alone: its connection is the one to close
+            no_last_sweep()
         try:
             return COMMANDS[args.command](args)
         finally:
             from memo_tui.core import metrics
 
             metrics.flush()
+            if ends_process:
+                database.close()
     except Busy as exc:  # another process is doing the work: try again later (EX_TEMPFAIL)
         print(f"memo-tui: {exc}", file=sys.stderr)
         return 75

@@ -103,3 +103,17 @@ def test_a_fold_killed_half_way_leaves_all_or_nothing(big_store, delay):
         assert absorbed is not None and Alias.select().count() == 0
         assert Mention.select().where(Mention.entity == absorbed.id).count() == total - 1
     db.close()
+
+
+def test_a_command_closes_its_store_before_its_process_ends(tmp_path):
+    # the process ends without the collector's last sweep, which closed the store as it went: the
+    # command closes it itself, so that SQLite copies its write-ahead log back and removes it
+    source = tmp_path / "notes.jsonl"
+    source.write_text('{"id": "n1", "text": "Postgres and PostgreSQL run the billing store."}\n')
+    store = tmp_path / "closed.db"
+    for argv in (["ingest", str(source)], ["resolve"]):
+        done = subprocess.run(
+            [sys.executable, "-m", "memo_tui", "--db", str(store), *argv], capture_output=True, text=True
+        )
+        assert done.returncode == 0, done.stderr
+        assert store.exists() and not (tmp_path / "closed.db-wal").exists()

@@ -16,7 +16,6 @@ lost (a test compares with a brute-force pass):
 
 from __future__ import annotations
 
-import gc
 import marshal
 import math
 import os
@@ -28,12 +27,12 @@ from collections.abc import Collection, Iterable
 from concurrent.futures import ProcessPoolExecutor
 from functools import lru_cache
 from itertools import chain, combinations
-from multiprocessing import get_context
 
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
 from memo_tui.core.keys import digits_of, identity_key, merge_of
+from memo_tui.core.processes import second_process
 from memo_tui.core.rules import Name, one_word_of_name, spelling_key
 
 _SUFFIX = re.compile(r"^(.+)\.[a-z0-9]{1,4}$")
@@ -74,7 +73,7 @@ class EditPairs:
 
     def __enter__(self) -> EditPairs:
         if len(self._raw) >= PARALLEL_MIN and (os.cpu_count() or 1) >= 2:
-            self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"), initializer=gc.disable)
+            self._pool = second_process()
             self._future = self._pool.submit(_edit_distance_pairs, marshal.dumps(self._raw))
         return self
 

@@ -399,13 +399,16 @@ def look_alikes_elsewhere(location: str, namespace: str, live: bytes, named: tup
     """`look_alikes` in a second process, on the store at `location` (the pass's, as it left it):
     the look-alikes, the declared and reverted conflicts, the passages they name, and the memory's
     parts to keep (`kept_parts`); None when no memory can be read."""
-    open_store(location)
-    memory = load(namespace)
-    if memory is None:
-        return None
-    kept_signatures = dict(zip(ints_of(signatures[0]), ints_of(signatures[1]), strict=True))
-    special, by_id = look_alikes(namespace, memory, set(ints_of(live)), Named(named), kept_signatures)
-    return memory.found, special, by_id, kept_parts(memory)
+    database = open_store(location)
+    try:
+        memory = load(namespace)
+        if memory is None:
+            return None
+        kept_signatures = dict(zip(ints_of(signatures[0]), ints_of(signatures[1]), strict=True))
+        special, by_id = look_alikes(namespace, memory, set(ints_of(live)), Named(named), kept_signatures)
+        return memory.found, special, by_id, kept_parts(memory)
+    finally:
+        database.close()
 
 
 # --- queueing --------------------------------------------------------------------------------------

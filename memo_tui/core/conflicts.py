@@ -22,22 +22,20 @@ the passages (sign-offs, link texts) give no impact.
 
 from __future__ import annotations
 
-import gc
 import json
 import math
 import os
 import re
 import zlib
 from collections import Counter, defaultdict
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from difflib import SequenceMatcher
 from functools import cached_property
 from itertools import chain
-from multiprocessing import get_context
 
 from memo_tui.core.config import section
+from memo_tui.core.processes import second_process
 from memo_tui.errors import MemoError
 from memo_tui.store import Entity, Mention, Passage, Relation
 from memo_tui.store.statements import as_datetime, paused_gc, rows_of, slices
@@ -446,7 +444,7 @@ def _pairs(texts: list[str], entity_sets: list[set[int]], kept: list | None = No
     for both kinds."""
     if len(texts) < PARALLEL_MIN or (os.cpu_count() or 1) < 2:
         return duplicate_pairs(texts, kept), near_pairs(texts, entity_sets, kept)
-    with ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"), initializer=gc.disable) as pool:
+    with second_process() as pool:
         near = pool.submit(_near_kept if kept is not None else near_pairs, texts, entity_sets)
         duplicates = duplicate_pairs(texts, kept)
         if kept is None:

@@ -6,13 +6,10 @@ together or not at all, and entity lookups go through a per-run cache.
 
 from __future__ import annotations
 
-import gc
 import json
 import os
 from collections.abc import Callable, Iterable, Iterator
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import asdict, dataclass, field
-from multiprocessing import get_context
 from operator import itemgetter
 from typing import BinaryIO
 
@@ -22,6 +19,7 @@ from memo_tui.core.extract import WEIGHTS, Extracted, extract
 from memo_tui.core.keys import identity_key
 from memo_tui.core.links import Linker, weights_of
 from memo_tui.core.passages import retire
+from memo_tui.core.processes import second_process
 from memo_tui.core.sources import PassageRecord, SourceFile, walk
 from memo_tui.core.spellings import KnownSpellings
 from memo_tui.errors import MemoError
@@ -302,9 +300,8 @@ def extract_chunks(chunks: list[list[PassageRecord]], known: list[str]) -> Itera
         for chunk in chunks:
             yield _extract_chunk(chunk, spellings)
         return
-    with ProcessPoolExecutor(
-        max_workers=1, mp_context=get_context("spawn"), initializer=_start_extracting, initargs=(known,)
-    ) as pool:  # one worker: it sees the chunks in order, as the names known grow
+    # one worker: it sees the chunks in order, as the names known grow
+    with second_process(_start_extracting, known) as pool:
         yield from pool.map(_extract_next, chunks)
 
 
@@ -312,7 +309,6 @@ _KNOWN: list[KnownSpellings] = []  # in the extraction process: the names known 
 
 
 def _start_extracting(known: list[str]) -> None:
-    gc.disable()  # it computes and returns: no cycles worth finding
     _KNOWN.append(KnownSpellings(known))
 
 

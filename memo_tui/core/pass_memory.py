@@ -11,7 +11,6 @@ format is Python's own); a part with another tag is never read, and the pass is 
 
 from __future__ import annotations
 
-import gc
 import hashlib
 import marshal
 import os
@@ -23,7 +22,6 @@ from concurrent.futures import Future, ProcessPoolExecutor
 from dataclasses import dataclass, field
 from importlib.metadata import version
 from itertools import compress
-from multiprocessing import get_context
 from operator import eq, ne, not_
 from pathlib import Path
 from typing import NamedTuple
@@ -33,6 +31,7 @@ from peewee import EXCLUDED
 from memo_tui.core import blocking, evidence, keys, name_memory, rules
 from memo_tui.core.name_memory import Changes, Pair, drop_verdicts, int_bytes, ints_of, judge_all, judge_changes
 from memo_tui.core.opening import open_store
+from memo_tui.core.processes import second_process
 from memo_tui.errors import MemoError
 from memo_tui.store import Entity, PassMemory, db
 from memo_tui.store.connect import bound_location
@@ -467,7 +466,7 @@ class Judging:
     def __enter__(self) -> Judging:
         if self._parts is not None and (os.cpu_count() or 1) >= 2:
             if Entity.select().where(Entity.namespace == self._namespace).count() >= PARALLEL_MIN:
-                self._pool = ProcessPoolExecutor(max_workers=1, mp_context=get_context("spawn"), initializer=gc.disable)
+                self._pool = second_process()
                 self._pool.submit(ready)  # it starts, and imports what it judges with
         return self
 

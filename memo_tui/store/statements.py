@@ -218,7 +218,7 @@ def paused_gc() -> Iterator[None]:
     """Bulk writes and passes allocate millions of objects and few cycles; with a large heap the
     cyclic collector's full sweeps cost a third of an ingest and a fifth of a pass. Pause it while
     any such step runs (in any thread); the last one to finish starts it again. A process pool's
-    worker that only computes starts with it off (`initializer=gc.disable`)."""
+    worker that only computes starts with it off (`processes.second_process`)."""
     with _gc_lock:
         if _gc_pauses[0] == 0:
             _gc_pauses[1] = gc.isenabled()

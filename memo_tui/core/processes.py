@@ -1,0 +1,30 @@
+"""The engine's second process: one spawned worker beside the caller, which only computes and
+returns (blocking, the names' judging and the passage search of a pass; extraction in an ingest)."""
+
+from __future__ import annotations
+
+import atexit
+import gc
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from multiprocessing import get_context
+
+
+def second_process(then: Callable[..., None] | None = None, *args) -> ProcessPoolExecutor:
+    """A pool of one spawned worker (`then(*args)` run in it as it starts)."""
+    context = get_context("spawn")
+    return ProcessPoolExecutor(max_workers=1, mp_context=context, initializer=_started, initargs=(then, args))
+
+
+def _started(then: Callable[..., None] | None, args: tuple) -> None:
+    gc.disable()  # it computes and returns: no cycles worth finding (`statements.paused_gc`)
+    no_last_sweep()
+    if then is not None:
+        then(*args)
+
+
+def no_last_sweep() -> None:
+    """Let the process end without the collector's last full sweep over what it still holds (a tenth
+    of a second after a large pass, in each of its two processes): what needs closing is closed
+    before, and the engine leaves no cycles worth finding. Registered first, it runs last at exit."""
+    atexit.register(gc.freeze)
