@@ -33,7 +33,9 @@ SUFFIXES = ("", "-wal", "-shm", ".pass-lock")
 
 
 def run(*args: str) -> tuple[float, float, str]:
-    """(wall seconds, peak MB, last line of output) of one CLI process."""
+    """(wall seconds, peak MB, last line of output) of one CLI process, started once what was written
+    before it is on the disk (a store just copied is hundreds of MB the disk would take meanwhile)."""
+    os.sync()
     started = time.perf_counter()
     child = subprocess.Popen([str(CLI), *args], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     _, status, usage = os.wait4(child.pid, 0)
