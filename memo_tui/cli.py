@@ -633,10 +633,15 @@ def cmd_metrics(args: argparse.Namespace) -> int:
     return 0
 
 
+SERVING = ("mcp",)  # commands whose work runs in threads of their own
+
+
 def main(argv: list[str] | None = None, ends_process: bool = False) -> int:
     """Run a command (the TUI when none is given). `ends_process`: the process ends with the command
-    (`memo-tui`): the store is closed once the command is done, and the process is let end without
-    the collector's last sweep (`processes.no_last_sweep`)."""
+    (`memo-tui`): once a command that runs in this thread alone is done, the store is closed and the
+    process is let end without the collector's last sweep (`processes.no_last_sweep`). A command that
+    fails, the TUI and the MCP server (whose workers run in threads, each with a connection) leave
+    that sweep to close what is open."""
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
@@ -645,16 +650,16 @@ def main(argv: list[str] | None = None, ends_process: bool = False) -> int:
         database = open_store(args.db)
         if args.command is None:
             return _open_tui(args, resolve_location(args.db))
-        if ends_process:  # a command runs in this thread alone: its connection is the one to close
-            no_last_sweep()
         try:
-            return COMMANDS[args.command](args)
+            code = COMMANDS[args.command](args)
         finally:
             from memo_tui.core import metrics
 
             metrics.flush()
-            if ends_process:
-                database.close()
+        if ends_process and args.command not in SERVING:  # its connection is this thread's, the one to close
+            database.close()
+            no_last_sweep()
+        return code
     except Busy as exc:  # another process is doing the work: try again later (EX_TEMPFAIL)
         print(f"memo-tui: {exc}", file=sys.stderr)
         return 75

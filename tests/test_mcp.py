@@ -255,3 +255,19 @@ async def test_a_real_stdio_round_trip(team):
         error, related = await call(client, "related_entities", name="Priya Raman", limit=3)
     assert names == TOOLS
     assert not error and related["target"]["name"] == "Priya Raman"
+
+
+@pilot_test
+async def test_the_server_process_closes_its_stores_connections_as_it_ends(tmp_path):
+    # its tools run in worker threads, each with a connection of its own, which the collector's last
+    # sweep closes as the process ends: SQLite copies the write-ahead log back then, and removes it
+    import subprocess
+
+    source, store = tmp_path / "notes.jsonl", tmp_path / "served.db"
+    source.write_text('{"id": "n1", "text": "Postgres and PostgreSQL run the billing store."}\n')
+    command = [sys.executable, "-m", "memo_tui", "--db", str(store)]
+    subprocess.run([*command, "ingest", str(source)], check=True, capture_output=True)
+    async with Client(StdioServerParameters(command=sys.executable, args=[*command[1:], "mcp"])) as client:
+        error, found = await call(client, "search_entities", query="postgres")
+    assert not error and found
+    assert store.exists() and not (tmp_path / "served.db-wal").exists()

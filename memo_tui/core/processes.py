@@ -25,6 +25,6 @@ def _started(then: Callable[..., None] | None, args: tuple) -> None:
 
 def no_last_sweep() -> None:
     """Let the process end without the collector's last full sweep over what it still holds (a tenth
-    of a second after a large pass, in each of its two processes): what needs closing is closed
-    before, and the engine leaves no cycles worth finding. Registered first, it runs last at exit."""
+    of a second after a large pass, in each of its two processes): for a process that has closed
+    what needs closing (a connection left open is in a cycle: only that sweep closes it)."""
     atexit.register(gc.freeze)
