@@ -11,10 +11,11 @@ from memo_tui.core import conflict_search, conflicts, decisions, pass_memory
 from memo_tui.core.conflicts import (
     DUPLICATE_JACCARD,
     _shingles,
+    _word_id,
     differing_words,
     find_conflicts,
     jaccard,
-    masked_words,
+    masked_ids,
     similar_pairs,
     words,
 )
@@ -201,8 +202,8 @@ def test_cli_queue_shows_the_kind(story, run_cli):
     ],
 )
 def test_words_are_masked_one_by_one_and_no_longer_as_a_whole(text, masked):
-    assert masked_words(text) == masked
-    assert masked_words(text, words(text)) == masked  # the words handed in, as both searches do
+    assert masked_ids(text) == [_word_id(word) for word in masked]
+    assert masked_ids(text, words(text)) == masked_ids(text)  # the words handed in, as both searches do
 
 
 def test_the_index_finds_every_pair_brute_force_finds():
@@ -407,14 +408,11 @@ def test_template_text_is_paired_by_what_else_it_shares_and_exactly():
 
     from memo_tui.core.conflicts import (
         NEAR_JACCARD,
-        NEAR_MIN_WORDS,
         SAME_ENTITIES,
-        WORD,
         _Prefixes,
-        _shingles,
         jaccard,
-        masked_words,
         near_pairs,
+        passage_sets,
     )
 
     rng = random.Random(7)
@@ -424,7 +422,7 @@ def test_template_text_is_paired_by_what_else_it_shares_and_exactly():
         texts.append(f"Order {i} of part {part} ships from the Acme warehouse in {rng.randrange(9)} days.")
         entity_sets.append({part, 1000} if rng.random() < 0.9 else {1000})  # 1000: a hub most passages name
     found = near_pairs(texts, entity_sets)
-    masked = [_shingles(masked_words(t)) if len(WORD.findall(t)) >= NEAR_MIN_WORDS else set() for t in texts]
+    masked = [passage_sets(t, duplicate=False)[1] for t in texts]
     brute = {
         (i, j)
         for i in range(len(texts))

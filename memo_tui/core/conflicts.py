@@ -73,46 +73,60 @@ _NEGATION = re.compile(r"\b(?:no longer|" + "|".join(sorted(NEGATIONS)) + r")\b|
 _NUMBERS = re.compile(r"\b\w*\d[\w.'’:/-]*")
 
 
-class _Masked(dict):
-    """word -> the words it leaves once masked (none, or one as a rule), learned once a word: a
-    negation is dropped, and a run that holds a digit turned into one token."""
+def _word_id(word: str) -> int:
+    """A word's number, the same in every process (its two checksums): a search keeps 3-grams for
+    the next one."""
+    data = word.encode()
+    return zlib.crc32(data) | zlib.adler32(data) << 32
 
-    def __missing__(self, word: str) -> tuple[str, ...]:
-        left = self[word] = tuple(WORD.findall(_NUMBERS.sub(NUMBER, _NEGATION.sub(" ", word))))
+
+_WORD_IDS: dict[str, int] = {}
+
+
+def _word_ids(words_: list[str]) -> list[int]:
+    known = _WORD_IDS
+    ids = list(map(known.get, words_))  # most words are known after the first passages
+    if None in ids:
+        for at, word in enumerate(words_):
+            if ids[at] is None:
+                ids[at] = known[word] = _word_id(word)
+    return ids
+
+
+def _grams(ids: list[int]) -> set[int]:
+    """The 3-grams of a passage's word numbers, each the hash of three numbers (which Python does
+    not salt)."""
+    return set(map(hash, zip(ids, ids[1:], ids[2:], strict=False)))
+
+
+def _shingles(tokens: list[str]) -> set[int]:
+    """The word 3-grams, each as a number that is the same in every process."""
+    return _grams(_word_ids(tokens))
+
+
+class _Masked(dict):
+    """word -> the numbers of the words it leaves once masked (none, or one as a rule), learned once
+    a word: a negation is dropped, and a run that holds a digit turned into one token."""
+
+    def __missing__(self, word: str) -> tuple[int, ...]:
+        left = self[word] = tuple(map(_word_id, WORD.findall(_NUMBERS.sub(NUMBER, _NEGATION.sub(" ", word)))))
         return left
 
 
 _MASKED = _Masked()
 
 
-def masked_words(text: str, folded_words: list[str] | None = None) -> list[str]:
-    """The words with every number turned into one token and negations dropped ("no longer" as a
-    whole), so that two passages saying the same thing with another number or polarity look alike.
-    Masked word by word (`folded_words`: `words(text)`, when the caller has them): the text is read
-    through once, and each distinct word masked once. It differs from masking the text as a whole
-    only where a number runs on through two marks into the next word (`1..10`, `2--3`)."""
+def masked_ids(text: str, folded_words: list[str] | None = None) -> list[int]:
+    """The numbers of the words with every number turned into one token and negations dropped ("no
+    longer" as a whole), so that two passages saying the same thing with another number or polarity
+    look alike. Masked word by word (`folded_words`: `words(text)`, when the caller has them): the
+    text is read through once, and each distinct word masked once. It differs from masking the text
+    as a whole only where a number runs on through two marks into the next word (`1..10`, `2--3`)."""
     if "no longer" in text.casefold():  # the one negation of two words
         folded_words = words(_NEGATION.sub(" ", text.casefold()))
     elif folded_words is None:
         folded_words = words(text)
     return list(chain.from_iterable(map(_MASKED.__getitem__, folded_words)))
-
-
-_WORD_IDS: dict[str, int] = {}
-
-
-def _shingles(tokens: list[str]) -> set[int]:
-    """The word 3-grams, each as a number that is the same in every process (a word's number is
-    its two checksums; a 3-gram's the hash of three numbers, which Python does not salt): a search
-    keeps 3-grams for the next one."""
-    known = _WORD_IDS
-    ids = list(map(known.get, tokens))  # most words are known after the first passages
-    if None in ids:
-        for at, word in enumerate(tokens):
-            if ids[at] is None:
-                data = word.encode()
-                ids[at] = known[word] = zlib.crc32(data) | zlib.adler32(data) << 32
-    return set(map(hash, zip(ids, ids[1:], ids[2:], strict=False)))
 
 
 def passage_sets(text: str, duplicate: bool = True, near: bool = True) -> tuple[set[int], set[int]]:
@@ -122,7 +136,7 @@ def passage_sets(text: str, duplicate: bool = True, near: bool = True) -> tuple[
     plain = words(text)
     return (
         _shingles(plain) if duplicate and len(plain) >= DUPLICATE_MIN_WORDS else set(),
-        _shingles(masked_words(text, plain)) if near and len(plain) >= NEAR_MIN_WORDS else set(),
+        _grams(masked_ids(text, plain)) if near and len(plain) >= NEAR_MIN_WORDS else set(),
     )
 
 
