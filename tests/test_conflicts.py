@@ -434,6 +434,20 @@ def test_template_text_is_paired_by_what_else_it_shares_and_exactly():
     assert by_text > 100 * len(texts) > by_entity  # the text index would hand out every pair; the entities few
 
 
+def test_a_passage_that_names_nothing_is_left_out_of_the_contradiction_search():
+    """Only passages naming nearly the same entities can contradict each other: one that names none
+    is neither paired nor indexed for it (its masked 3-grams are not made), though its text says the
+    same with another number."""
+    from memo_tui.core.conflicts import near_pairs
+
+    texts = [f"The Acme Gateway timeout is {n} seconds for the billing service and its workers." for n in (30, 60, 90)]
+    kept: list = []
+    found = near_pairs(texts, [{1, 2}, {1, 2}, set()], kept)
+    _, prefixes = kept[0]
+    assert set(found) == {(0, 1)}
+    assert prefixes[0] and prefixes[1] and prefixes[2] == []
+
+
 def test_a_pass_skips_the_passage_search_when_nothing_it_reads_changed(store):
     def timeout_passage(n: int, seconds: int, when: str) -> PassageRecord:
         text = f"The Acme Gateway timeout is {seconds} seconds for the billing service and its workers."

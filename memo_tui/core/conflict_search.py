@@ -262,7 +262,7 @@ _NAMES_NOTHING = signature_of(())  # the signature of a live passage that names 
 
 
 def _entry(passage: Live, named: dict[int, set[int]], orders) -> tuple[Entry, tuple[set[int], set[int]]]:
-    sets = passage_sets(passage.text)
+    sets = passage_sets(passage.text, near=bool(named.get(passage.id)))  # one that names nothing contradicts none
     prefixes = (prefix(sets[0], orders[0], THRESHOLDS[0]), prefix(sets[1], orders[1], THRESHOLDS[1]))
     entry = Entry(signature_of(named.get(passage.id, ())), title_hash(title_of(passage.text)), prefixes)
     return entry, sets
@@ -311,7 +311,7 @@ def look_alikes(
             candidates.update((min(p, holder), max(p, holder)) for p in asked[family][token] if p != holder)
     others = _passages({x for pair in candidates for x in pair} - fresh.keys())
     for pid, passage in others.items():
-        sets[pid] = passage_sets(passage.text)
+        sets[pid] = passage_sets(passage.text, near=bool(named.get(pid)))
     by_id = {**fresh, **others}
     found = []
     for a, b in sorted(candidates):

@@ -442,8 +442,11 @@ def duplicate_pairs(texts: list[str], kept: list | None = None) -> dict[tuple[in
 
 def near_pairs(texts: list[str], entity_sets: list[set[int]], kept: list | None = None) -> dict[tuple[int, int], float]:
     """Pairs of texts of 5+ words that look alike once numbers are masked and negations dropped, and
-    that name nearly the same entities (only those can contradict each other)."""
-    masked = [passage_sets(text, duplicate=False)[1] for text in texts]
+    that name nearly the same entities (only those can contradict each other: a text that names none
+    pairs with none, and its masked 3-grams are not made, nor indexed)."""
+    masked = [
+        passage_sets(text, duplicate=False, near=bool(named))[1] for text, named in zip(texts, entity_sets, strict=True)
+    ]
     return similar_pairs(masked, NEAR_JACCARD, also=(entity_sets, SAME_ENTITIES), kept=kept)
 
 
