@@ -6,7 +6,7 @@ from pathlib import Path
 from memo_tui.core import ingest
 from memo_tui.core.opening import open_store
 from memo_tui.core.sources import parse_object
-from memo_tui.store import Entity, Mention, Passage, db
+from memo_tui.store import Entity, Mention, Passage, Relation, db
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from corpus import passages  # noqa: E402
@@ -17,13 +17,14 @@ def snapshot(path):
     try:
         return (
             sorted(Passage.select(Passage.external_id, Passage.text).tuples()),
-            sorted(Entity.select(Entity.name, Entity.identity_key).tuples()),
+            sorted(Entity.select(Entity.name, Entity.identity_key, Entity.type).tuples()),
             sorted(
                 Mention.select(Passage.external_id, Entity.identity_key, Mention.source)
                 .join_from(Mention, Passage)
                 .join_from(Mention, Entity)
                 .tuples()
             ),
+            sorted(Relation.select(Relation.src_key, Relation.predicate, Relation.dst_key, Relation.confidence).tuples()),
         )
     finally:
         database.close()
@@ -51,6 +52,12 @@ def test_parallel_extraction_writes_what_serial_extraction_writes(tmp_path, monk
     rows.insert(700, prose(2, "Ops say zephyrine is faster, and the team adopted Quillmark for docs."))
     rows.insert(702, prose(3, "The quillmark build passed, and zephyrine too."))
     rows.insert(1150, prose(4, "Nobody misses the old setup since quillmark."))
+    declared = {  # what a record declares reaches the second process too
+        "entities": [{"name": "Harbor Ledger", "type": "project"}, "Tidewater"],
+        "tags": ["ledger-migration"],
+        "relations": [{"src": "Harbor Ledger", "predicate": "owned_by", "dst": "Mira Okafor", "confidence": 0.8}],
+    }
+    rows.insert(900, prose(6, "The ledger moved under the platform team.") | declared)
     records = [parse_object(row, "bench") for row in rows]
     later = [parse_object(prose(5, "A late note: zephyrine and quillmark both held up."), "bench")]
     for name, parallel in (("serial.db", False), ("parallel.db", True)):
@@ -65,4 +72,5 @@ def test_parallel_extraction_writes_what_serial_extraction_writes(tmp_path, monk
         ("prose-2", "zephyrine"), ("prose-3", "quillmark"), ("prose-3", "zephyrine"), ("prose-4", "quillmark"),
         ("prose-5", "quillmark"), ("prose-5", "zephyrine"),
     ]  # fmt: skip
+    assert ("Harbor Ledger", "Harbor Ledger", "project") in serial[1] and serial[3]
     assert serial == parallel
