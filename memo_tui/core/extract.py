@@ -59,10 +59,12 @@ _HANDLE = re.compile(r"(?<![\w@/.])@[a-z][\w-]*\w(?![\w/@]|\.\w)")
 _SCOPED = re.compile(r"(?<![\w@/])@[a-z0-9][\w.-]*/[\w.-]*\w")
 _PATH = re.compile(r"(?<![\w/@.-])(?:\.{0,2}/)?[A-Za-z_][\w.-]*(?:/[\w.-]*\w)+(?![\w/])")
 _DOTTED = re.compile(r"(?<![\w.@])[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+(?![\w])")
-_SNAKE = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*(?:_[A-Za-z0-9]+)+(?![\w-])")
+# possessive runs (*+, ++): a shorter run would end before a word character, which neither pattern
+# allows next, so giving characters back only tried every length of each word in vain
+_SNAKE = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*+(?:_[A-Za-z0-9]++)++(?![\w-])")
 _DOTTED_HINT = re.compile(r"\w\.[A-Za-z_]")
 _CAMEL_HINT = re.compile(r"[a-z][A-Z]")
-_CAMEL = re.compile(r"(?<![\w-])[a-z]+[A-Z][A-Za-z0-9]*(?![\w-])")
+_CAMEL = re.compile(r"(?<![\w-])[a-z]++[A-Z][A-Za-z0-9]*+(?![\w-])")
 # A capitalised word: an upper-case letter, then word characters, hyphen or dot joins (GPT-4, Vue.js).
 _CAP_WORD = rf"[{_upper_class()}]\w*(?:[-.'’]\w+)*"
 _VERSION = r"v?\d+(?:\.\d+){0,2}[a-z]?"  # 4.8, 3.11.2 - not an IP address
