@@ -69,7 +69,7 @@ _CAMEL = re.compile(r"(?<![\w-])[a-z]++[A-Z][A-Za-z0-9]*+(?![\w-])")
 _CAP_WORD = rf"[{_upper_class()}]\w*(?:[-.'’]\w+)*"
 _VERSION = r"v?\d+(?:\.\d+){0,2}[a-z]?"  # 4.8, 3.11.2 - not an IP address
 _CAP_RUN = re.compile(rf"(?<![\w#$/.-])@?{_CAP_WORD}(?:[ \t]+(?:{_CAP_WORD}|{_VERSION}(?!\w|\.\d)))*")
-_POSSESSIVE = re.compile(r"['’]s$")
+_POSSESSIVE = ("'s", "’s")
 
 # Words trimmed from the start of a capitalised run anywhere ("The Acme Gateway" -> "Acme Gateway").
 FUNCTION_WORDS = frozenset(
@@ -140,7 +140,7 @@ def extract(text: str) -> list[Extracted]:
     def add(surface: str, source: str) -> None:
         surface = surface.strip().lstrip("\"'([{<").rstrip(".,;:!?\"')]}>")
         key = identity_key(surface)
-        if not key or len(key) > 120 or not any(ch.isalnum() for ch in key):
+        if not key or len(key) > 120 or not any(map(str.isalnum, key)):
             return
         if key.casefold() in STOP_WORDS or len(key) < 2 or key.replace(".", "").isdigit():
             return  # single characters and bare numbers or versions name nothing on their own
@@ -191,7 +191,7 @@ def extract(text: str) -> list[Extracted]:
         take(_PATH, "identifier", keep=_is_path)
     if "_" in text:
         take(_SNAKE, "identifier")
-    if _DOTTED_HINT.search(text):
+    if "." in text and _DOTTED_HINT.search(text):
         take(_DOTTED, "identifier")
     if _CAMEL_HINT.search(text):
         take(_CAMEL, "identifier")
@@ -251,8 +251,8 @@ def _add_capitalised_run(text: str, match: re.Match[str], add, in_heading: bool)
     words: list[str] = []
     at_start = in_heading or _starts_sentence(text, match.start())
     for word in match.group(0).split():
-        possessive = _POSSESSIVE.search(word)
-        words.append(word[: possessive.start()] if possessive else word)
+        possessive = word.endswith(_POSSESSIVE)
+        words.append(word[:-2] if possessive else word)
         if possessive:
             _add_words(words, at_start, add, in_heading)
             words, at_start = [], in_heading
