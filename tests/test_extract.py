@@ -66,6 +66,12 @@ def test_runs_are_split_at_possessives():
     assert found == {"Alice": "capitalised", "HashMap": "identifier"}
 
 
+def test_a_snake_case_word_ending_in_an_underscore_is_no_identifier():
+    """`foo_bar_` is no identifier, while `foo_bar` is (on Python 3.11.0 to 3.11.4 a possessive repeat of
+    a group kept the `_` its failed last repeat took: `foo_bar_` was found there)."""
+    assert names("keep foo_bar_ here, the foo_bar_. end, use foo_bar now") == {"foo_bar": "identifier"}
+
+
 def test_urls_and_emails_are_not_mined_for_names():
     found = names("read https://Example.com/Foo/Bar and mail bob@Example.org")
     assert found == {}

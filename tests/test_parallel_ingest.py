@@ -24,7 +24,9 @@ def snapshot(path):
                 .join_from(Mention, Entity)
                 .tuples()
             ),
-            sorted(Relation.select(Relation.src_key, Relation.predicate, Relation.dst_key, Relation.confidence).tuples()),
+            sorted(
+                Relation.select(Relation.src_key, Relation.predicate, Relation.dst_key, Relation.confidence).tuples()
+            ),
         )
     finally:
         database.close()

@@ -26,7 +26,7 @@ WEIGHTS = {
 
 class Extracted(NamedTuple):
     """One entity named by a passage: the spelling used, where it came from, and a weight.
-    (A named tuple: large ingests send these between processes, and tuples pickle cheaply.)"""
+    (A named tuple: large ingests send their fields between processes as plain tuples.)"""
 
     surface: str
     key: str
@@ -60,8 +60,9 @@ _SCOPED = re.compile(r"(?<![\w@/])@[a-z0-9][\w.-]*/[\w.-]*\w")
 _PATH = re.compile(r"(?<![\w/@.-])(?:\.{0,2}/)?[A-Za-z_][\w.-]*(?:/[\w.-]*\w)+(?![\w/])")
 _DOTTED = re.compile(r"(?<![\w.@])[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+(?![\w])")
 # possessive runs (*+, ++): a shorter run would end before a word character, which neither pattern
-# allows next, so giving characters back only tried every length of each word in vain
-_SNAKE = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*+(?:_[A-Za-z0-9]++)++(?![\w-])")
+# allows next, so giving characters back only tried every length of each word in vain. Runs of one
+# class only: a possessive repeat of a group kept a `_` its failed last repeat took before 3.11.5
+_SNAKE = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*+(?:_[A-Za-z0-9]++)+(?![\w-])")
 _DOTTED_HINT = re.compile(r"\w\.[A-Za-z_]")
 _CAMEL_HINT = re.compile(r"[a-z][A-Z]")
 _CAMEL = re.compile(r"(?<![\w-])[a-z]++[A-Z][A-Za-z0-9]*+(?![\w-])")
