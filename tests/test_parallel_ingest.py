@@ -63,8 +63,9 @@ def test_parallel_extraction_writes_what_serial_extraction_writes(tmp_path, monk
     records = [parse_object(row, "bench") for row in rows]
     later = [parse_object(prose(5, "A late note: zephyrine and quillmark both held up."), "bench")]
     for name, parallel in (("serial.db", False), ("parallel.db", True)):
-        if parallel:
+        if parallel:  # the second process, whatever the machine's cores
             monkeypatch.setattr(ingest, "PARALLEL_MIN", 1)
+            monkeypatch.setattr(ingest.os, "cpu_count", lambda: 2)
         ingest_into(tmp_path / name, records)
         ingest_into(tmp_path / name, later)  # the names known come from the store this time
     serial, parallel = snapshot(tmp_path / "serial.db"), snapshot(tmp_path / "parallel.db")
