@@ -1,7 +1,6 @@
 """The resolution pass on stores of realistic entity names, against a brute-force baseline.
 
-Run:  .venv/bin/pip install -e '.[bench]'
-      .venv/bin/python benchmarks/bench_resolve.py [--sizes 10000 100000 1000000] [--brute 10000 30000] [--once]
+Run:  .venv/bin/python benchmarks/bench_resolve.py [--sizes 10000 100000 1000000] [--brute 10000 30000] [--once]
           [--passages 1000]
 For each size: build a store (entities plus one mention each, bulk inserted, spread over --passages
 passages: 1,000 by default, as the figures of earlier sessions were measured), run one dry-run pass
@@ -15,7 +14,6 @@ ratio to the blocked pass's candidate pairs.
 from __future__ import annotations
 
 import argparse
-import importlib.util
 import os
 import resource
 import sys
@@ -169,9 +167,6 @@ def main() -> None:
     args = parser.parse_args()
     for size in args.sizes:  # passes first: the brute-force matrices would dominate peak memory
         bench_pass(size, args.once, args.passages)
-    if args.brute and importlib.util.find_spec("numpy") is None:
-        say("brute-force baseline skipped: it needs the bench extra (.venv/bin/pip install -e '.[bench]')")
-        return
     for size in args.brute:
         bench_brute(size)
 

@@ -1,6 +1,7 @@
 """Duplicate and contradicting passages in the review queue."""
 
 import random
+from collections import Counter
 from datetime import datetime
 from itertools import combinations
 
@@ -10,13 +11,12 @@ from graphrows import graph_rows
 from memo_tui.core import conflict_search, conflicts, decisions, pass_memory
 from memo_tui.core.conflicts import (
     DUPLICATE_JACCARD,
-    _shingles,
     _word_id,
     differing_words,
     find_conflicts,
     jaccard,
     masked_ids,
-    similar_pairs,
+    passage_sets,
     words,
 )
 from memo_tui.core.graph import related
@@ -24,6 +24,7 @@ from memo_tui.core.ingest import forget, ingest_records
 from memo_tui.core.queue import pending
 from memo_tui.core.rebuild import rebuild
 from memo_tui.core.resolver import resolve
+from memo_tui.core.similar_sets import Packed, Plan, grams, similar_pairs
 from memo_tui.core.sources import PassageRecord
 from memo_tui.store import Passage, PassMemory, Question
 
@@ -206,6 +207,29 @@ def test_words_are_masked_one_by_one_and_no_longer_as_a_whole(text, masked):
     assert masked_ids(text, words(text)) == masked_ids(text)  # the words handed in, as both searches do
 
 
+def test_three_numbers_in_a_row_make_one_3_gram_wherever_they_are():
+    made = grams([[1, 2, 3, 1, 2, 3], [7, 8], [9, 1, 2, 3]]).sets()
+    assert len(made[0]) == 3  # (1 2 3), (2 3 1), (3 1 2): a repeat counts once
+    assert made[1] == set()  # fewer than three numbers
+    assert len(made[2]) == 2 and made[2] & made[0]  # (1 2 3) is one number in both lists
+
+
+def test_a_full_search_keeps_each_prefix_in_the_order_a_later_search_makes_it():
+    """A later search is exact only if the prefixes kept of the old passages are in the order it
+    makes new passages' prefixes in (`conflict_search.prefix`, under the counts kept)."""
+    rng = random.Random(3)
+    sets = [{rng.randrange(400) for _ in range(rng.randrange(0, 40))} for _ in range(600)]
+    for tokens_of in sets[::2]:  # and tokens no other set holds (most of a real passage's)
+        tokens_of.update(rng.randrange(10**6, 10**12) for _ in range(rng.randrange(0, 40)))
+    held = Counter(token for tokens in sets for token in tokens)
+    for threshold in (DUPLICATE_JACCARD, conflicts.NEAR_JACCARD):
+        order, tokens, ends = Plan(Packed.of(sets), threshold).kept()
+        assert order == {token: count for token, count in held.items() if count > 1}
+        starts = [0, *ends[:-1].tolist()]
+        for tokens_of, start, end in zip(sets, starts, ends.tolist(), strict=True):
+            assert tokens[start:end].tolist() == conflict_search.prefix(tokens_of, order, threshold)
+
+
 def test_the_index_finds_every_pair_brute_force_finds():
     rng = random.Random(11)
     vocabulary = [f"w{i}" for i in range(400)]
@@ -224,8 +248,8 @@ def test_the_index_finds_every_pair_brute_force_finds():
             else:
                 copy.insert(at, rng.choice(vocabulary))
         texts.append(copy)
-    sets = [_shingles(words(" ".join(t))) for t in texts]
-    indexed = similar_pairs(sets, DUPLICATE_JACCARD)
+    sets = [dup for dup, _ in passage_sets([" ".join(t) for t in texts], [False] * len(texts))]
+    indexed = similar_pairs(Packed.of(sets), DUPLICATE_JACCARD)
     brute = {(i, j) for i, j in combinations(range(len(sets)), 2) if jaccard(sets[i], sets[j]) >= DUPLICATE_JACCARD}
     assert len(brute) > 100
     assert set(indexed) == brute
@@ -409,10 +433,8 @@ def test_template_text_is_paired_by_what_else_it_shares_and_exactly():
     from memo_tui.core.conflicts import (
         NEAR_JACCARD,
         SAME_ENTITIES,
-        _Prefixes,
         jaccard,
         near_pairs,
-        passage_sets,
     )
 
     rng = random.Random(7)
@@ -422,7 +444,7 @@ def test_template_text_is_paired_by_what_else_it_shares_and_exactly():
         texts.append(f"Order {i} of part {part} ships from the Acme warehouse in {rng.randrange(9)} days.")
         entity_sets.append({part, 1000} if rng.random() < 0.9 else {1000})  # 1000: a hub most passages name
     found = near_pairs(texts, entity_sets)
-    masked = [passage_sets(t, duplicate=False)[1] for t in texts]
+    masked = [near for _, near in passage_sets(texts)]
     brute = {
         (i, j)
         for i in range(len(texts))
@@ -430,7 +452,7 @@ def test_template_text_is_paired_by_what_else_it_shares_and_exactly():
         if jaccard(masked[i], masked[j]) >= NEAR_JACCARD and jaccard(entity_sets[i], entity_sets[j]) >= SAME_ENTITIES
     }
     assert set(found) == brute and brute
-    by_text, by_entity = _Prefixes(masked, NEAR_JACCARD).cost, _Prefixes(entity_sets, SAME_ENTITIES).cost
+    by_text, by_entity = Plan(Packed.of(masked), NEAR_JACCARD).cost, Plan(Packed.of(entity_sets), SAME_ENTITIES).cost
     assert by_text > 100 * len(texts) > by_entity  # the text index would hand out every pair; the entities few
 
 
@@ -443,9 +465,9 @@ def test_a_passage_that_names_nothing_is_left_out_of_the_contradiction_search():
     texts = [f"The Acme Gateway timeout is {n} seconds for the billing service and its workers." for n in (30, 60, 90)]
     kept: list = []
     found = near_pairs(texts, [{1, 2}, {1, 2}, set()], kept)
-    _, prefixes = kept[0]
+    _, _, ends = kept[0]
     assert set(found) == {(0, 1)}
-    assert prefixes[0] and prefixes[1] and prefixes[2] == []
+    assert ends[0] > 0 and ends[1] > ends[0] and ends[2] == ends[1]  # the third keeps no prefix
 
 
 def test_a_pass_skips_the_passage_search_when_nothing_it_reads_changed(store):

@@ -261,22 +261,37 @@ def _passages(ids: Iterable[int]) -> dict[int, Live]:
 _NAMES_NOTHING = signature_of(())  # the signature of a live passage that names no entity
 
 
-def _entry(passage: Live, named: dict[int, set[int]], orders) -> tuple[Entry, tuple[set[int], set[int]]]:
-    sets = passage_sets(passage.text, near=bool(named.get(passage.id)))  # one that names nothing contradicts none
+def _entry(passage: Live, sets: tuple[set[int], set[int]], named: Mapping[int, set[int]], orders) -> Entry:
     prefixes = (prefix(sets[0], orders[0], THRESHOLDS[0]), prefix(sets[1], orders[1], THRESHOLDS[1]))
-    entry = Entry(signature_of(named.get(passage.id, ())), title_hash(title_of(passage.text)), prefixes)
-    return entry, sets
+    return Entry(signature_of(named.get(passage.id, ())), title_hash(title_of(passage.text)), prefixes)
+
+
+def _sets(passages: Mapping[int, Live], named: Mapping[int, set[int]]) -> dict[int, tuple[set[int], set[int]]]:
+    """Each passage's two 3-gram sets (a passage that names nothing contradicts none: no masked set)."""
+    found = passage_sets([p.text for p in passages.values()], [bool(named.get(pid)) for pid in passages])
+    return dict(zip(passages, found, strict=True))
 
 
 def remember_full(passages: list[Live], signatures: dict[int, int], found: list[Finding], kept: list) -> SearchMemory:
-    """The memory a full search leaves (`kept`: what its two families kept, as `similar_pairs` keeps it)."""
-    (dup_order, dup_prefixes), (near_order, near_prefixes) = kept
-    entries = {
-        p.id: Entry(signatures.get(p.id, _NAMES_NOTHING), title_hash(title_of(p.text)), (dup, near))
-        for p, dup, near in zip(passages, dup_prefixes, near_prefixes, strict=True)
-    }
+    """The memory a full search leaves (`kept`: what its two families kept, as `Plan.kept` gives it,
+    for the passages in id order)."""
+    (dup_order, dup_tokens, dup_ends), (near_order, near_tokens, near_ends) = kept
+    base = Base(
+        array("q", (p.id for p in passages)),
+        array("q", (signatures.get(p.id, _NAMES_NOTHING) for p in passages)),
+        array("q", (title_hash(title_of(p.text)) for p in passages)),
+        (_array(dup_tokens), _array(near_tokens)),
+        (_array(dup_ends), _array(near_ends)),
+    )
     flagged = {p.id for p in passages if _flagged(p)}
-    return SearchMemory((dup_order, near_order), Base.of(entries), set(), {}, list(found), flagged, rebuilt=True)
+    return SearchMemory((dup_order, near_order), base, set(), {}, list(found), flagged, rebuilt=True)
+
+
+def _array(values) -> array:
+    """A numpy array of int64 as an array of 'q'."""
+    out = array("q")
+    out.frombytes(values.astype("int64").tobytes())
+    return out
 
 
 def _flagged(passage: Live) -> bool:
@@ -297,11 +312,10 @@ def look_alikes(
     changed = {pid for pid in live if known.get(pid) != signatures.get(pid, _NAMES_NOTHING)}
     memory.forget((known.keys() - live) | (changed & known.keys()))
     fresh = _passages(changed)
-    sets: dict[int, tuple[set[int], set[int]]] = {}
+    sets = _sets(fresh, named)
     asked: tuple[dict[int, list[int]], dict[int, list[int]]] = (defaultdict(list), defaultdict(list))
     for pid, passage in fresh.items():
-        entry, sets[pid] = _entry(passage, named, memory.orders)
-        memory.searched[pid] = entry
+        entry = memory.searched[pid] = _entry(passage, sets[pid], named, memory.orders)
         for family in (0, 1):
             for token in entry.prefixes[family]:
                 asked[family][token].append(pid)
@@ -310,8 +324,7 @@ def look_alikes(
         for holder, token in memory.holders(family, set(asked[family])):
             candidates.update((min(p, holder), max(p, holder)) for p in asked[family][token] if p != holder)
     others = _passages({x for pair in candidates for x in pair} - fresh.keys())
-    for pid, passage in others.items():
-        sets[pid] = passage_sets(passage.text, near=bool(named.get(pid)))
+    sets.update(_sets(others, named))
     by_id = {**fresh, **others}
     found = []
     for a, b in sorted(candidates):

@@ -23,19 +23,19 @@ the passages (sign-offs, link texts) give no impact.
 from __future__ import annotations
 
 import json
-import math
 import os
 import re
 import zlib
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from difflib import SequenceMatcher
-from functools import cached_property
 from itertools import chain
 
 from memo_tui.core.config import section
 from memo_tui.core.processes import second_process
+from memo_tui.core.similar_sets import grams, jaccard, similar_pairs
 from memo_tui.errors import MemoError
 from memo_tui.store import Entity, Mention, Passage, Relation
 from memo_tui.store.statements import as_datetime, paused_gc, rows_of, slices
@@ -49,7 +49,6 @@ SINGLE_VALUED = ("owned_by", "owner", "version", "status", "lead", "located_in")
 NEGATIONS = frozenset({"not", "never", "no", "none", "nobody", "cannot", "deprecated", "removed", "disabled"})
 PARALLEL_MIN = 5000  # live passages from which the two searches run in two processes
 PASSAGE_KINDS = ("duplicate", "contradiction")
-CHEAP_CANDIDATES = 8  # candidates per passage below which the text index drives the join alone
 FAMILY = 3  # passages on one template from which they are a series, not a pair
 BOILERPLATE_SHARE = 0.01  # an entity named by more than this share of live passages gives no impact
 # A value: a number, a decimal or a plain version, with an optional unit (30, 1.5, 60s, 10ms, 4.2.0, 15%)
@@ -93,17 +92,6 @@ def _word_ids(words_: list[str]) -> list[int]:
     return ids
 
 
-def _grams(ids: list[int]) -> set[int]:
-    """The 3-grams of a passage's word numbers, each the hash of three numbers (which Python does
-    not salt)."""
-    return set(map(hash, zip(ids, ids[1:], ids[2:], strict=False)))
-
-
-def _shingles(tokens: list[str]) -> set[int]:
-    """The word 3-grams, each as a number that is the same in every process."""
-    return _grams(_word_ids(tokens))
-
-
 class _Masked(dict):
     """word -> the numbers of the words it leaves once masked (none, or one as a rule), learned once
     a word: a negation is dropped, and a run that holds a digit turned into one token."""
@@ -129,121 +117,27 @@ def masked_ids(text: str, folded_words: list[str] | None = None) -> list[int]:
     return list(chain.from_iterable(map(_MASKED.__getitem__, folded_words)))
 
 
-def passage_sets(text: str, duplicate: bool = True, near: bool = True) -> tuple[set[int], set[int]]:
-    """A passage's 3-grams as the two searches compare them: its words (8 or more of them) for
-    duplicates, its masked words (5 or more words) for contradictions; empty when it is too short
-    (or not asked for)."""
-    plain = words(text)
-    return (
-        _shingles(plain) if duplicate and len(plain) >= DUPLICATE_MIN_WORDS else set(),
-        _grams(masked_ids(text, plain)) if near and len(plain) >= NEAR_MIN_WORDS else set(),
-    )
+def _plain_ids(plain: list[str]) -> list[int]:
+    """The numbers of a passage's words as the duplicate search compares them (none below 8 words)."""
+    return _word_ids(plain) if len(plain) >= DUPLICATE_MIN_WORDS else []
 
 
-def jaccard(a: set, b: set) -> float:
-    shared = len(a & b)
-    return shared / (len(a) + len(b) - shared) if a or b else 0.0
+def _masked_ids(text: str, plain: list[str]) -> list[int]:
+    """The numbers of a passage's masked words as the contradiction search compares them (none below 5 words)."""
+    return masked_ids(text, plain) if len(plain) >= NEAR_MIN_WORDS else []
 
 
-class _Prefixes:
-    """The prefix filter's plan for one family of sets (AllPairs): tokens ordered rarest first; a token
-    found in one set only cannot be shared, so those come first in any order (the order stays one
-    global order) and are neither indexed nor kept: each set is reduced to its size and its shared
-    tokens, which is all an exact Jaccard needs. Sets visited from small to large probe with their
-    first |x| - ceil(t |x|) + 1 tokens and are indexed under their first |y| - ceil(2t / (1 + t) |y|) + 1
-    (a pair at Jaccard >= t shares one of those). `cost`: the candidate pairs the index hands out."""
-
-    def __init__(self, sets: list[set[int]], threshold: float) -> None:
-        # the tokens of two sets or more, by set operations (a count of every token held millions,
-        # most of them in one set only, and took twice as long), then counted among those alone
-        seen: set[int] = set()
-        held_again: set[int] = set()
-        for tokens in sets:
-            held_again |= tokens & seen
-            seen |= tokens
-        del seen
-        self.threshold = threshold
-        self.sizes = [len(s) for s in sets]
-        self.shared = [frozenset(tokens & held_again) for tokens in sets]
-        self.common = common = dict(Counter(chain.from_iterable(self.shared)))
-        self.probe: list[list[int]] = []
-        self.index: list[list[int]] = []
-        tight = 2 * threshold / (1 + threshold)
-        for size, mine in zip(self.sizes, self.shared, strict=True):
-            unique = size - len(mine)
-            probing = size - math.ceil(threshold * size - 1e-9) + 1 - unique if size else 0
-            if probing <= 0:  # its whole prefix is tokens no other set has (most sets of real text)
-                self.probe.append([])
-                self.index.append([])
-                continue
-            ranked = sorted(mine, key=lambda token: (common[token], token))
-            self.probe.append(ranked[:probing])
-            self.index.append(ranked[: max(0, size - math.ceil(tight * size - 1e-9) + 1 - unique)])
-
-    def kept(self, sets: list[set[int]]) -> list[list[int]]:
-        """Each set's first |s| - ceil(t |s|) + 1 tokens in an order a later search can go on with
-        (`conflict_search.prefix`): those no other set has first, as held once, by value; then the
-        rest rarest first."""
-        out = []
-        for tokens, size, mine in zip(sets, self.sizes, self.shared, strict=True):
-            room = size - math.ceil(self.threshold * size - 1e-9) + 1 if size else 0
-            first = sorted(tokens - mine)[:room]
-            if len(first) < room:
-                first += sorted(mine, key=lambda token: (self.common[token], token))[: room - len(first)]
-            out.append(first)
-        return out
-
-    @cached_property
-    def cost(self) -> int:
-        probed = Counter(chain.from_iterable(self.probe))
-        return sum(count * probed[token] for token, count in Counter(chain.from_iterable(self.index)).items()) // 2
-
-    def score(self, i: int, j: int) -> float:
-        inter = len(self.shared[i] & self.shared[j])
-        return inter / (self.sizes[i] + self.sizes[j] - inter)
-
-    def passes(self, i: int, j: int) -> bool:
-        return bool(self.sizes[i] and self.sizes[j]) and self.score(i, j) >= self.threshold - 1e-12
-
-
-def similar_pairs(
-    sets: list[set[int]],
-    threshold: float,
-    also: tuple[list[set[int]], float] | None = None,
-    kept: list | None = None,
-) -> dict[tuple[int, int], float]:
-    """Every pair (i < j) of sets with Jaccard >= threshold, through a prefix-filter index, with its
-    score. `also` (other sets of the same items, another threshold): the pair must pass that too; the
-    candidates then come from whichever index hands out fewer (both are exact), so that texts written
-    from one template, which all look alike, are paired by what else they have in common. `kept`: a
-    list to append (the tokens held more than once with their counts, each set's prefix) to, for a
-    later search that compares new sets only."""
-    plan = _Prefixes(sets, threshold)
-    if kept is not None:
-        kept.append((plan.common, plan.kept(sets)))
-    driver = plan
-    if also is not None and plan.cost > CHEAP_CANDIDATES * len(sets):  # a template: try the other index
-        other = _Prefixes(*also)
-        driver = other if other.cost < plan.cost else plan
-
-    def passes_also(i: int, j: int) -> bool:
-        if also is None:
-            return True
-        left, right = also[0][i], also[0][j]
-        return bool(left and right) and jaccard(left, right) >= also[1] - 1e-12
-
-    sizes = driver.sizes
-    index: dict[int, list[int]] = defaultdict(list)
-    found: dict[tuple[int, int], float] = {}
-    for i in sorted((i for i in range(len(sets)) if driver.probe[i]), key=lambda i: (sizes[i], i)):
-        low = driver.threshold * sizes[i] - 1e-9
-        candidates = {j for token in driver.probe[i] for j in index.get(token, ()) if sizes[j] >= low}
-        for j in candidates:
-            if plan.passes(i, j) and passes_also(i, j):
-                found[(min(i, j), max(i, j))] = plan.score(i, j)
-        for token in driver.index[i]:
-            index[token].append(i)
-    return found
+def passage_sets(texts: Sequence[str], near: Sequence[bool] | None = None) -> list[tuple[set[int], set[int]]]:
+    """Passages' 3-grams as the two searches compare them: their words (8 or more of them) for
+    duplicates, their masked words (5 or more words) for contradictions (none where `near` says no);
+    empty when a passage is too short."""
+    plain = list(map(words, texts))
+    masked = [
+        _masked_ids(text, mine) if near is None or near[k] else []
+        for k, (text, mine) in enumerate(zip(texts, plain, strict=True))
+    ]
+    dup, near_sets = grams(list(map(_plain_ids, plain))).sets(), grams(masked).sets()
+    return list(zip(dup, near_sets, strict=True))
 
 
 def differing_words(left: str, right: str) -> tuple[list[str], list[str]]:
@@ -436,17 +330,16 @@ def assemble(
 
 def duplicate_pairs(texts: list[str], kept: list | None = None) -> dict[tuple[int, int], float]:
     """Pairs of texts of 8+ words sharing at least 75% of their word 3-grams."""
-    sets = [passage_sets(text, near=False)[0] for text in texts]
-    return similar_pairs(sets, DUPLICATE_JACCARD, kept=kept)
+    return similar_pairs(grams([_plain_ids(words(text)) for text in texts]), DUPLICATE_JACCARD, kept=kept)
 
 
 def near_pairs(texts: list[str], entity_sets: list[set[int]], kept: list | None = None) -> dict[tuple[int, int], float]:
     """Pairs of texts of 5+ words that look alike once numbers are masked and negations dropped, and
     that name nearly the same entities (only those can contradict each other: a text that names none
     pairs with none, and its masked 3-grams are not made, nor indexed)."""
-    masked = [
-        passage_sets(text, duplicate=False, near=bool(named))[1] for text, named in zip(texts, entity_sets, strict=True)
-    ]
+    masked = grams(
+        [_masked_ids(text, words(text)) if named else [] for text, named in zip(texts, entity_sets, strict=True)]
+    )
     return similar_pairs(masked, NEAR_JACCARD, also=(entity_sets, SAME_ENTITIES), kept=kept)
 
 
