@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from itertools import accumulate, chain, compress
 from pathlib import Path
 
-from memo_tui.core import conflicts, similar_sets
+from memo_tui.core import conflicts
 from memo_tui.core.config import section
 from memo_tui.core.conflicts import (
     DUPLICATE_JACCARD,
@@ -55,13 +55,15 @@ from memo_tui.store.locks import writing
 from memo_tui.store.statements import as_datetime, rows_of, slices
 
 FORMAT = 1
-_DETECTOR_CODE = b"".join(Path(module.__file__).read_bytes() for module in (conflicts, similar_sets))  # its 3-grams too
+_HERE = Path(__file__)
+# the detector's code, with the module that makes its 3-grams (read, not imported: a search imports numpy)
+_DETECTOR_CODE = b"".join(_HERE.with_name(f).read_bytes() for f in ("conflicts.py", "similar_sets.py"))
 REBUILD_SHARE = 0.1  # the passages searched since the base are folded into it when they are this share of it
 THRESHOLDS = (DUPLICATE_JACCARD, NEAR_JACCARD)
 
 
 def _tag() -> str:
-    code = hashlib.sha1(_DETECTOR_CODE + Path(__file__).read_bytes()).hexdigest()[:12]
+    code = hashlib.sha1(_DETECTOR_CODE + _HERE.read_bytes()).hexdigest()[:12]
     settings = hashlib.sha1(json.dumps(section("conflicts"), sort_keys=True, default=str).encode()).hexdigest()[:12]
     python = ".".join(map(str, sys.version_info[:2]))
     return f"{FORMAT}:{code}:{settings}:python-{python}"

@@ -35,7 +35,6 @@ from itertools import chain
 
 from memo_tui.core.config import section
 from memo_tui.core.processes import second_process
-from memo_tui.core.similar_sets import grams, jaccard, similar_pairs
 from memo_tui.errors import MemoError
 from memo_tui.store import Entity, Mention, Passage, Relation
 from memo_tui.store.statements import as_datetime, paused_gc, rows_of, slices
@@ -127,10 +126,17 @@ def _masked_ids(text: str, plain: list[str]) -> list[int]:
     return masked_ids(text, plain) if len(plain) >= NEAR_MIN_WORDS else []
 
 
+def jaccard(a: set, b: set) -> float:
+    shared = len(a & b)
+    return shared / (len(a) + len(b) - shared) if a or b else 0.0
+
+
 def passage_sets(texts: Sequence[str], near: Sequence[bool] | None = None) -> list[tuple[set[int], set[int]]]:
     """Passages' 3-grams as the two searches compare them: their words (8 or more of them) for
     duplicates, their masked words (5 or more words) for contradictions (none where `near` says no);
     empty when a passage is too short."""
+    from memo_tui.core.similar_sets import grams  # numpy: imported by a search, not by every command
+
     plain = list(map(words, texts))
     masked = [
         _masked_ids(text, mine) if near is None or near[k] else []
@@ -330,6 +336,8 @@ def assemble(
 
 def duplicate_pairs(texts: list[str], kept: list | None = None) -> dict[tuple[int, int], float]:
     """Pairs of texts of 8+ words sharing at least 75% of their word 3-grams."""
+    from memo_tui.core.similar_sets import grams, similar_pairs
+
     return similar_pairs(grams([_plain_ids(words(text)) for text in texts]), DUPLICATE_JACCARD, kept=kept)
 
 
@@ -337,6 +345,8 @@ def near_pairs(texts: list[str], entity_sets: list[set[int]], kept: list | None 
     """Pairs of texts of 5+ words that look alike once numbers are masked and negations dropped, and
     that name nearly the same entities (only those can contradict each other: a text that names none
     pairs with none, and its masked 3-grams are not made, nor indexed)."""
+    from memo_tui.core.similar_sets import grams, similar_pairs
+
     masked = grams(
         [_masked_ids(text, words(text)) if named else [] for text, named in zip(texts, entity_sets, strict=True)]
     )

@@ -29,11 +29,6 @@ _LOW = np.int64(0xFFFFFFFF)
 CHEAP_CANDIDATES = 8  # candidates per set below which a family's own index drives the join alone
 
 
-def jaccard(a: set, b: set) -> float:
-    shared = len(a & b)
-    return shared / (len(a) + len(b) - shared) if a or b else 0.0
-
-
 @dataclass(frozen=True)
 class Packed:
     """Sets of int64 tokens as two arrays: token k is in set owners[k], owners ascending. A set may
@@ -215,7 +210,8 @@ def similar_pairs(
             continue
         if also is not None:
             left, right = also[0][i], also[0][j]
-            if not (left and right) or jaccard(left, right) < also[1] - 1e-12:
+            inter = len(left & right)
+            if not (left and right) or inter / (len(left) + len(right) - inter) < also[1] - 1e-12:
                 continue
         found[(i, j)] = score
     return found
