@@ -200,6 +200,7 @@ def test_cli_queue_shows_the_kind(story, run_cli):
         ("Set don't-care bits, not/never", ["set", "care", "bits"]),  # a negation inside a word goes, the rest stays
         ("Bump abc-12 to the 1..10 range", ["bump", "abc-0", "to", "the", "0", "0", "range"]),
         ("A piano longer than 2--3 metres", ["a", "piano", "longer", "than", "0", "0", "metres"]),
+        ("Naïve nobody never shipped Straße", ["naïve", "shipped", "strasse"]),  # letters only: left as they are
     ],
 )
 def test_words_are_masked_one_by_one_and_no_longer_as_a_whole(text, masked):

@@ -96,7 +96,10 @@ class _Masked(dict):
     a word: a negation is dropped, and a run that holds a digit turned into one token."""
 
     def __missing__(self, word: str) -> tuple[int, ...]:
-        left = self[word] = tuple(map(_word_id, WORD.findall(_NUMBERS.sub(NUMBER, _NEGATION.sub(" ", word)))))
+        if word.isalpha() and word not in NEGATIONS:  # most words: letters only, no negation, left as they are
+            left = self[word] = (_word_id(word),)
+        else:
+            left = self[word] = tuple(map(_word_id, WORD.findall(_NUMBERS.sub(NUMBER, _NEGATION.sub(" ", word)))))
         return left
 
 
