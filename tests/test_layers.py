@@ -1,5 +1,5 @@
 """The import contracts of pyproject.toml (layers cli > tui > core > store; no Textual below the UI;
-no store in the TUI or the pure modules) hold, and importing the engine loads no Textual."""
+no store in the TUI or the pure modules) hold, importing the engine loads no Textual, and a start no numpy."""
 
 import shutil
 import subprocess
@@ -25,5 +25,12 @@ def test_importing_the_core_does_not_load_textual():
 
 def test_the_command_line_and_the_tui_do_not_load_the_mcp_sdk():
     code = "import sys, memo_tui.cli, memo_tui.tui.app; print('mcp' in sys.modules)"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "False"
+
+
+def test_the_command_line_and_the_tui_start_without_numpy():
+    """numpy is imported by a passage search (`similar_sets`), not by every command: it costs a start 65 ms."""
+    code = "import sys, memo_tui.cli, memo_tui.tui.app, memo_tui.core.resolver; print('numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"
