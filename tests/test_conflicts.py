@@ -8,7 +8,7 @@ from itertools import combinations
 import pytest
 from graphrows import graph_rows
 
-from memo_tui.core import conflict_search, conflicts, decisions, pass_memory
+from memo_tui.core import conflict_search, conflicts, decisions, pass_memory, similar_sets
 from memo_tui.core.conflicts import (
     DUPLICATE_JACCARD,
     _word_id,
@@ -231,7 +231,10 @@ def test_a_full_search_keeps_each_prefix_in_the_order_a_later_search_makes_it():
             assert tokens[start:end].tolist() == conflict_search.prefix(tokens_of, order, threshold)
 
 
-def test_the_index_finds_every_pair_brute_force_finds():
+@pytest.mark.parametrize("pairs_step", [None, 7])  # 7: candidate pairs expanded a few at a time, as a template's are
+def test_the_index_finds_every_pair_brute_force_finds(pairs_step, monkeypatch):
+    if pairs_step:
+        monkeypatch.setattr(similar_sets, "_PAIRS_STEP", pairs_step)
     rng = random.Random(11)
     vocabulary = [f"w{i}" for i in range(400)]
     texts = []
