@@ -213,6 +213,8 @@ def test_three_numbers_in_a_row_make_one_3_gram_wherever_they_are():
     assert len(made[0]) == 3  # (1 2 3), (2 3 1), (3 1 2): a repeat counts once
     assert made[1] == set()  # fewer than three numbers
     assert len(made[2]) == 2 and made[2] & made[0]  # (1 2 3) is one number in both lists
+    top = 2**63  # a multiply keeps a number's top bit to itself: the hash must not lose it
+    assert len(set().union(*grams([[5, top, top], [5, 0, 0], [5, top, 0], [5, 0, top]]).sets())) == 4
 
 
 def test_a_full_search_keeps_each_prefix_in_the_order_a_later_search_makes_it():

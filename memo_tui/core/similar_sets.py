@@ -23,6 +23,7 @@ from itertools import chain
 import numpy as np
 
 _MIX = tuple(np.uint64(m) for m in (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9))
+_SHIFT = np.uint64(32)
 _STEP = 8192  # lists turned into 3-grams at a time (bounds the temporaries)
 _PAIRS_STEP = 1 << 22  # candidate pairs expanded at a time
 _LOW = np.int64(0xFFFFFFFF)
@@ -63,11 +64,11 @@ def grams(id_lists: Sequence[Sequence[int]]) -> Packed:
         # the place of each 3-gram's first number: its list's start, plus its place among the list's 3-grams
         at = np.arange(len(mine)) + np.repeat(np.cumsum(lengths) - lengths - (np.cumsum(per) - per), per)
         hashed = ids[at] * _MIX[0]
-        hashed ^= ids[at + 1]
-        hashed *= _MIX[1]
-        hashed ^= ids[at + 2]
-        hashed *= _MIX[2]
-        hashed ^= hashed >> np.uint64(32)
+        for k in (1, 2):  # a product's high bits folded down first: multiplying leaves the top bit alone
+            hashed ^= hashed >> _SHIFT
+            hashed ^= ids[at + k]
+            hashed *= _MIX[k]
+        hashed ^= hashed >> _SHIFT
         owners.append(mine)
         tokens.append(hashed.view(np.int64))
     return Packed(np.concatenate(owners), np.concatenate(tokens), len(id_lists))
