@@ -104,6 +104,8 @@ def test_a_known_names_lowercase_and_kebab_spellings_in_prose_are_mentions():
     known = KnownSpellings(["Postgres", "Claude Code", "Release", "Real-Time"])
     text = "we moved to postgres; try claude-code for the release, in real-time"
     assert [m.surface for m in known.mentions(text, extract(text))] == ["postgres", "claude-code"]
+    kebab = "then try claude-code"  # a kebab spelling alone: its words are none of the names' keys as written
+    assert [m.surface for m in known.mentions(kebab, extract(kebab))] == ["claude-code"]
     beside = "We run Postgres (postgres on the command line)."
     assert known.mentions(beside, extract(beside)) == []  # the passage names Postgres already
 

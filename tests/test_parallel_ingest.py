@@ -61,6 +61,7 @@ def test_parallel_extraction_writes_what_serial_extraction_writes(tmp_path, monk
     }
     rows.insert(900, prose(6, "The ledger moved under the platform team.") | declared)
     records = [parse_object(row, "bench") for row in rows]
+    monkeypatch.setattr(ingest, "CHUNK", 500)  # the spellings above fall in three chunks
     later = [parse_object(prose(5, "A late note: zephyrine and quillmark both held up."), "bench")]
     for name, parallel in (("serial.db", False), ("parallel.db", True)):
         if parallel:  # the second process, whatever the machine's cores

@@ -30,7 +30,9 @@ from memo_tui.store.locks import writing
 from memo_tui.store.queries import live_passages_by_external_id
 from memo_tui.store.statements import Inserter, paused_gc, refresh_statistics
 
-CHUNK = 500
+# passages a transaction: each commit writes out every index page its mentions touched (scattered by
+# entity), so that 500 took a fifth more of the writing process's time than 2,000
+CHUNK = 2000
 PARALLEL_MIN = 5000
 
 

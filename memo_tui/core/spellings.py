@@ -54,9 +54,13 @@ class KnownSpellings:
         """The prose spellings of known names in `text` that the extractor did not find."""
         if not self._merge:
             return []
+        words = _PROSE.findall(text)
+        if self._merge.isdisjoint(words) and ("-" not in text or not any(
+                "-" in word and word.replace("-", "") in self._merge for word in words)):  # fmt: skip
+            return []  # no word is a known name's (a set's look-up of them all, in C): most passages
         out: dict[str, Extracted] = {}
         have: set[str] | None = None
-        for word in _PROSE.findall(text):
+        for word in words:
             merge = word.replace("-", "")  # the merge key of a lowercase ASCII word
             if merge not in self._merge or word in out:
                 continue
