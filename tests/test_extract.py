@@ -2,6 +2,7 @@
 
 import pytest
 
+from memo_tui.core import extract as extract_module
 from memo_tui.core.extract import extract
 
 
@@ -166,3 +167,21 @@ def test_half_an_email_address_and_with_shorthand_are_not_names():
 def test_a_given_name_that_is_also_a_modal_keeps_its_place_mid_sentence():
     assert surfaces("We met Will McGugan at the sprint.") == ["Will McGugan"]
     assert surfaces("Will Postgres support it?") == ["Postgres"]
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "foo@Bar and @@Foo, @dana, mail@Host.org",
+        "x.Foo y/Bar #Tag $Var -Dash Name, a-Bee",
+        "Alice's HashMap at GPT-4 Turbo 4.8 and Postgres 15.2.1 or 10.0.0.1",
+        "Don't ask O'Brien about Vue.js\tNext Thing",
+        "@ Lone at-sign, @Dana Smith; Q&A, AT&T",
+    ],
+)
+def test_ascii_text_has_the_same_capitalised_runs_as_the_unicode_pattern_finds(text):
+    """ASCII text is searched with a pattern that opens with [@A-Z] (`_CAP_RUN_ASCII`): the same runs."""
+    assert text.isascii()
+    spans = [m.span() for m in extract_module._CAP_RUN_ASCII.finditer(text)]
+    assert spans == [m.span() for m in extract_module._CAP_RUN.finditer(text)]
+    assert spans

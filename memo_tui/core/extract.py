@@ -72,6 +72,15 @@ _CAMEL = re.compile(r"(?<![\w-])[a-z]++[A-Z][A-Za-z0-9]*+(?![\w-])")
 _CAP_WORD = rf"[{_upper_class()}]\w*(?:[-.'’]\w+)*"
 _VERSION = r"v?\d+(?:\.\d+){0,2}[a-z]?"  # 4.8, 3.11.2 - not an IP address
 _CAP_RUN = re.compile(rf"(?<![\w#$/.-])@?{_CAP_WORD}(?:[ \t]+(?:{_CAP_WORD}|{_VERSION}(?!\w|\.\d)))*")
+# The same runs in ASCII text, where an upper-case letter is A-Z: a pattern that opens with a small set
+# is searched for its characters, one that opens with a look-behind is tried at every character (and
+# the set of every upper-case letter is too large to search with). The look-behind, over the first
+# character, and the `@` are checked once a run's first character is found.
+_CAP_WORD_ASCII = r"[A-Z]\w*(?:[-.'’]\w+)*"
+_CAP_RUN_ASCII = re.compile(
+    rf"[@A-Z](?<![\w#$/.-].)(?:(?<=@)[A-Z]|(?<!@))\w*(?:[-.'’]\w+)*"
+    rf"(?:[ \t]+(?:{_CAP_WORD_ASCII}|{_VERSION}(?!\w|\.\d)))*"
+)
 _POSSESSIVE = ("'s", "’s")
 
 # Words trimmed from the start of a capitalised run anywhere ("The Acme Gateway" -> "Acme Gateway").
@@ -198,7 +207,7 @@ def extract(text: str) -> list[Extracted]:
         take(_DOTTED, "identifier")
     if _CAMEL_HINT.search(text):
         take(_CAMEL, "identifier")
-    for match in _CAP_RUN.finditer(text):
+    for match in (_CAP_RUN_ASCII if text.isascii() else _CAP_RUN).finditer(text):
         # in a Title Case heading every word is capitalised: a lone plain word there names nothing
         in_heading = any(start <= match.start() < end for start, end in headings)
         _add_capitalised_run(text, match, add, in_heading)
