@@ -4,9 +4,10 @@ import json
 
 import pytest
 
+from memo_tui.core import ingest
 from memo_tui.core.ingest import forget, ingest_paths, ingest_records
 from memo_tui.core.sources import PassageRecord
-from memo_tui.store import Entity, Mention, Passage, Relation, graph_version
+from memo_tui.store import Entity, Mention, Passage, Relation, graph_version, statements
 from memo_tui.store.connect import is_postgres
 from memo_tui.store.models import db
 
@@ -62,6 +63,25 @@ def test_same_identity_key_is_one_entity_across_passages(store):
     )
     assert entity_names() == ["Claude Code"]
     assert Mention.select().count() == 2
+
+
+def test_an_ingest_gives_the_connection_its_page_cache_back(store, monkeypatch):
+    """A bulk write holds a larger SQLite page cache while it writes, and only then (`bulk_write_cache`)."""
+    if is_postgres():
+        pytest.skip("PostgreSQL keeps its own buffers")
+    sizes = []
+    monkeypatch.setattr(ingest.PassageWriter, "_write", lambda *_: sizes.append(cache_size()))
+    before = cache_size()
+    ingest_records("default", [PassageRecord("a", "We use Claude Code daily.", "s")])
+    assert sizes == [-statements.BULK_CACHE_KIB] and cache_size() == before != sizes[0]
+    monkeypatch.setattr(ingest.PassageWriter, "_write", lambda *_: 1 / 0)
+    with pytest.raises(ZeroDivisionError):
+        ingest_records("default", [PassageRecord("b", "Ask Claude Code.", "s")])
+    assert cache_size() == before
+
+
+def cache_size() -> int:
+    return db.execute_sql("PRAGMA cache_size").fetchone()[0]
 
 
 def test_letter_case_makes_different_entities(store):

@@ -28,7 +28,7 @@ from memo_tui.errors import MemoError
 from memo_tui.store import Mention, Passage, Relation, bump_version, graph_version, utcnow
 from memo_tui.store.locks import writing
 from memo_tui.store.queries import live_passages_by_external_id
-from memo_tui.store.statements import Inserter, paused_gc, refresh_statistics
+from memo_tui.store.statements import Inserter, bulk_write_cache, paused_gc, refresh_statistics
 
 # passages a transaction: each commit writes out every index page its mentions touched (scattered by
 # entity), so that 500 took a fifth more of the writing process's time than 2,000
@@ -125,7 +125,7 @@ class PassageWriter:
         )
 
     def write(self, records: list[PassageRecord], progress: Callable[[int, int], None] | None = None) -> None:
-        with paused_gc():
+        with paused_gc(), bulk_write_cache():
             self._write(records, progress)
         self.report.entities_new = self.entities.created
         refresh_statistics()
