@@ -73,13 +73,18 @@ class Linker:
     def _overlaps(self, passage_id: int, named: dict[int, float]) -> dict[int, list]:
         """Passages sharing at least MIN_SHARED entities with this one: [shared, strength]."""
         lists = [(weight, self._holders[e]) for e, weight in named.items() if len(self._holders[e]) <= HUB]
-        # the passages in two lists or more (few, beside those in one), each pair of lists met through
-        # the shorter: the longest (a name in hundreds of passages) is never walked
+        # the passages in two lists or more (few, beside those in one): each list, shortest first, met
+        # with the union of those before it, through the smaller of the two (the longest, a name in
+        # hundreds of passages, is walked only where it is shorter than the others together). Meeting
+        # each pair of lists took three fifths longer
         views = sorted((holders.keys() for _, holders in lists), key=len)
         again: set[int] = set()
-        for at, shorter in enumerate(views):
-            for longer in views[at + 1 :]:
-                again |= shorter & longer
+        if len(views) > 1:
+            seen = set(views[0])
+            for view in views[1:-1]:
+                again |= view & seen
+                seen.update(view)
+            again |= views[-1] & seen
         again.discard(passage_id)
         out = {}
         for other in again:  # each in two lists or more: both tallies in one walk of the lists
