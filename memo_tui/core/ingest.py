@@ -65,12 +65,15 @@ def ingest_paths(
     """Ingest files, directories and '-' (standard input). `progress(done, total)` is called per chunk."""
     report = IngestReport()
     writer = PassageWriter(namespace, report)
-    for source in walk(paths, stdin=stdin):
-        report.files += 1
-        _report_errors(source, strict, report)
-        if source.errors and strict:
-            continue
-        writer.write(source.records, progress)
+    # reading a file makes its records, a few objects each and no cycles: with the collector on, it
+    # took three times as long
+    with paused_gc():
+        for source in walk(paths, stdin=stdin):
+            report.files += 1
+            _report_errors(source, strict, report)
+            if source.errors and strict:
+                continue
+            writer.write(source.records, progress)
     return report
 
 
