@@ -1,5 +1,7 @@
 """Heuristic extraction: each source kind, the stop list and sentence starts."""
 
+import re
+
 import pytest
 
 from memo_tui.core import extract as extract_module
@@ -185,3 +187,8 @@ def test_ascii_text_has_the_same_capitalised_runs_as_the_unicode_pattern_finds(t
     spans = [m.span() for m in extract_module._CAP_RUN_ASCII.finditer(text)]
     assert spans == [m.span() for m in extract_module._CAP_RUN.finditer(text)]
     assert spans
+
+
+@pytest.mark.parametrize("text", ["os.path.join", "a.b", "end. Next", "v1.2 and 3.x", ".hidden", "x._y", "é.Ä", "none"])
+def test_the_dotted_hint_is_found_from_its_dot_as_from_its_word_character(text):
+    assert bool(extract_module._DOTTED_HINT.search(text)) == bool(re.search(r"\w\.[A-Za-z_]", text))
