@@ -196,3 +196,22 @@ def test_inserted_ids_are_the_rows_and_an_id_is_never_given_twice(store):
     assert dict(Passage.select(Passage.id, Passage.external_id).where(Passage.id.in_(second)).tuples()) == dict(
         zip(second, "de", strict=True)
     )
+
+
+def test_inserted_times_are_each_rows_own_when_rows_share_some(store):
+    """SQLite gets a datetime as text, the last one made kept for the next row that shares it: rows
+    that alternate between times, or share one, each read back their own."""
+    from datetime import datetime, timedelta
+
+    from memo_tui.store import Passage
+    from memo_tui.store.locks import writing
+    from memo_tui.store.statements import Inserter
+
+    inserter = Inserter(Passage, ("namespace", "external_id", "text", "created_at", "ingested_at"))
+    now, then = datetime(2026, 3, 4, 5, 6, 7, 890), datetime(2025, 1, 2, 3, 4, 5)
+    times = [then, now, then + timedelta(0), now, None]
+    with writing("ns"):
+        inserter.ids([("ns", f"p{at}", "text", when or now, now) for at, when in enumerate(times)])
+        inserter.many([("ns", "q", "text", then, then)])
+    found = {p.external_id: (p.created_at, p.ingested_at) for p in Passage.select()}
+    assert found == {**{f"p{at}": (when or now, now) for at, when in enumerate(times)}, "q": (then, then)}

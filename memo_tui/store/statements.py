@@ -30,15 +30,6 @@ def dialect() -> str:
     return type(db.obj).__name__
 
 
-def _convert(values: Sequence) -> list:
-    # str(datetime) is the 'YYYY-MM-DD HH:MM:SS[.ffffff]' form Peewee itself reads back from SQLite
-    # (PostgreSQL's driver adapts datetimes itself); every other value the hot paths write (str, int,
-    # float, bool, None) goes to the driver as is.
-    if isinstance(db.obj, pw.PostgresqlDatabase):
-        return list(values)
-    return [str(v) if isinstance(v, datetime) else v for v in values]
-
-
 def as_datetime(value: datetime | str | None) -> datetime | None:
     """A time read from a raw row: SQLite gives the stored text, PostgreSQL a datetime."""
     if value is None or isinstance(value, datetime):
@@ -51,7 +42,8 @@ class Inserter:
 
     def __init__(self, model: type[pw.Model], fields: Sequence[str]) -> None:
         meta = model._meta
-        self._convert = _convert if any(isinstance(meta.fields[n], pw.DateTimeField) for n in fields) else list
+        self._times = [at for at, name in enumerate(fields) if isinstance(meta.fields[name], pw.DateTimeField)]
+        self._last: tuple[datetime | None, str] = (None, "")  # the last datetime made text, and its text
         columns = ", ".join(quote(meta.fields[name].column_name) for name in fields)
         params = ", ".join([db.param] * len(fields))
         self._sql = f"INSERT INTO {quote(meta.table_name)} ({columns}) VALUES ({params})"
@@ -63,6 +55,22 @@ class Inserter:
             f"SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = '{meta.table_name}'), 0),"
             f" coalesce((SELECT max({key}) FROM {table}), 0)) + 1"
         )
+
+    def _convert(self, values: Sequence) -> Sequence:
+        """A row as the driver takes it. On SQLite a datetime is the 'YYYY-MM-DD HH:MM:SS[.ffffff]'
+        text Peewee itself reads back, the last one made kept: a chunk's rows share their write time,
+        and str() took two thirds of converting a passage row. PostgreSQL's driver adapts datetimes
+        itself; every other value the hot paths write (str, int, float, bool, None) goes as it is."""
+        if not self._times or isinstance(db.obj, pw.PostgresqlDatabase):
+            return values
+        row = list(values)
+        for at in self._times:
+            value = row[at]
+            if isinstance(value, datetime):
+                if value is not self._last[0]:
+                    self._last = (value, str(value))
+                row[at] = self._last[1]
+        return row
 
     def one(self, values: Sequence) -> int:
         """Insert one row and return its id."""
@@ -90,7 +98,7 @@ class Inserter:
 
     def many(self, rows: Iterable[Sequence]) -> None:
         """Insert many rows in one executemany call."""
-        db.cursor().executemany(self._sql, [self._convert(row) for row in rows])
+        db.cursor().executemany(self._sql, map(self._convert, rows))
 
 
 class LazyInserter:
