@@ -211,10 +211,10 @@ def test_two_merges_through_a_shared_entity_at_once_leave_a_sound_graph(store, m
 def test_an_ingest_goes_on_when_a_fold_lands_between_its_chunks(store):
     """The ingest's caches of entity ids are dropped when another writer changed the graph: a mention
     of the absorbed spelling lands on the canonical, not on the id the fold deleted."""
-    from memo_tui.core.ingest import IngestReport, PassageWriter
+    from memo_tui.core.ingest import CHUNK, IngestReport, PassageWriter
     from memo_tui.store import Entity, Mention
 
-    records = [PassageRecord(f"p{i}", f"We run Kestrel beside Kestrels, note {i}.", "a") for i in range(1000)]
+    records = [PassageRecord(f"p{i}", f"We run Kestrel beside Kestrels, note {i}.", "a") for i in range(2 * CHUNK)]
     folded = []
 
     def progress(done, total):  # between two chunks, a reviewer folds one of the names
@@ -222,7 +222,9 @@ def test_an_ingest_goes_on_when_a_fold_lands_between_its_chunks(store):
             folded.append(decisions.manual_fold(NS, "Kestrel", "Kestrels", "alice", "cli"))
 
     PassageWriter(NS, IngestReport()).write(records, progress)
-    assert folded and Passage.select().count() == 1000
+    assert folded and Passage.select().count() == 2 * CHUNK
+    kestrels = Entity.get(Entity.name == "Kestrels")  # the second chunk's mentions of both spellings are on it
+    assert Mention.select().where(Mention.entity == kestrels).count() == 2 * len(records)
     live = {e.id for e in Entity.select()}
     assert all(m.entity_id in live for m in Mention.select())
     assert lint(NS) == []

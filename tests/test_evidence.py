@@ -135,3 +135,21 @@ def test_an_entitys_authors_are_those_of_all_its_passages_however_few_the_store_
         joint = store.passage_set(1) & store.passage_set(2)
         if entity_id in (1, 2):
             assert store.sources(entity_id, joint) == {sources[p] for p in mine if p in sources and p not in joint}
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "we moved to postgres; try claude-code, then re-run it",
+        "a x-y zz-top-3 9abc abc9 -lead trail- mid--dash end-",
+        "see ./docs/readme and @scope/name, #tag, foo.bar and baz.",
+        "Postgres postgres' (sqlite) «redis» naïve café-bar 3rd-party",
+    ],
+)
+def test_every_prose_word_is_a_run_the_fast_path_looks_up(text):
+    """`KnownSpellings.mentions` passes over a passage none of whose runs is a known key: each word the
+    prose pattern finds must be one of those runs, whole."""
+    from memo_tui.core import spellings
+
+    words = spellings._PROSE.findall(text)
+    assert words and set(words) <= set(spellings._RUNS.findall(text))

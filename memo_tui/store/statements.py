@@ -12,7 +12,7 @@ from __future__ import annotations
 import gc
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from datetime import datetime
 
 import peewee as pw
@@ -67,9 +67,10 @@ class Inserter:
         for at in self._times:
             value = row[at]
             if isinstance(value, datetime):
-                if value is not self._last[0]:
-                    self._last = (value, str(value))
-                row[at] = self._last[1]
+                last = self._last  # read once: threads may share an inserter
+                if value is not last[0]:
+                    last = self._last = (value, str(value))
+                row[at] = last[1]
         return row
 
     def one(self, values: Sequence) -> int:
@@ -238,7 +239,8 @@ def bulk_write_cache() -> Iterator[None]:
     try:
         yield
     finally:
-        db.execute_sql(f"PRAGMA cache_size = {int(before)}")
+        with suppress(pw.DatabaseError):  # a connection that failed keeps its cache and the write's error
+            db.execute_sql(f"PRAGMA cache_size = {int(before)}")
 
 
 @contextmanager
