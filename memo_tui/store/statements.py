@@ -227,7 +227,7 @@ BULK_CACHE_KIB = 65536  # SQLite's page cache while a bulk write runs (its defau
 
 @contextmanager
 def bulk_write_cache() -> Iterator[None]:
-    """A larger page cache on this SQLite connection while a bulk write runs, the default again
+    """A larger page cache on this SQLite connection while a bulk write runs, its own size again
     after it. The mention index takes each chunk's rows scattered by entity: with its pages held, a
     chunk's inserts stop reading back the pages the last chunk's wrote (an ingest ran a twentieth
     faster). PostgreSQL keeps its own buffers."""
