@@ -350,10 +350,9 @@ def near_pairs(texts: list[str], entity_sets: list[set[int]], kept: list | None 
     pairs with none, and its masked 3-grams are not made, nor indexed)."""
     from memo_tui.core.similar_sets import grams, similar_pairs
 
-    masked = grams(
-        [_masked_ids(text, words(text)) if named else [] for text, named in zip(texts, entity_sets, strict=True)]
-    )
-    return similar_pairs(masked, NEAR_JACCARD, also=(entity_sets, SAME_ENTITIES), kept=kept)
+    masked = [_masked_ids(text, words(text)) if named else [] for text, named in zip(texts, entity_sets, strict=True)]
+    # the 3-grams handed over, not kept here: the join lets them go once its plan is made
+    return similar_pairs(grams(masked), NEAR_JACCARD, also=(entity_sets, SAME_ENTITIES), kept=kept)
 
 
 def _near_kept(texts: list[str], entity_sets: list[set[int]]) -> tuple[dict, tuple]:

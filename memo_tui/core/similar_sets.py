@@ -109,6 +109,7 @@ class Plan:
         rank = np.full(len(distinct), -1, np.int64)
         rank[common[by_order]] = np.arange(len(common))
         entry_rank = rank[token_at]
+        del token_at, rank, fresh, once, distinct, held  # as long as the entries, or the tokens: let go
         shared = entry_rank >= 0
         sizes = self.sizes = np.bincount(owners, minlength=count)
         unique = sizes - np.bincount(owners[shared], minlength=count)
@@ -116,7 +117,10 @@ class Plan:
         probing = self.room - unique
         tight = 2 * threshold / (1 + threshold)
         indexing = sizes - _ceil(tight * sizes) + 1 - unique
-        keys = np.sort(owners[shared] << 32 | entry_rank[shared])
+        keys = owners[shared]  # made in place: each temporary is as long as the shared entries
+        keys <<= 32
+        keys |= entry_rank[shared]
+        keys.sort()
         self.shared_owners, self.shared_ranks = keys >> 32, keys & _LOW
         place = _first_places(self.shared_owners, count)
         probe = place < probing[self.shared_owners]
@@ -192,10 +196,11 @@ def similar_pairs(
     all look alike, are paired by what else they have in common. `kept`: a list to append
     `Plan.kept()` to, for a later search that compares new sets only."""
     plan = Plan(packed, threshold)
+    del packed  # the plan holds what it needs: the 3-grams and their owners are let go before the join
     if kept is not None:
         kept.append(plan.kept())
     driver = plan
-    if also is not None and plan.cost > CHEAP_CANDIDATES * packed.count:  # a template: try the other index
+    if also is not None and plan.cost > CHEAP_CANDIDATES * plan.count:  # a template: try the other index
         other = Plan(Packed.of(also[0]), also[1])
         driver = other if other.cost < plan.cost else plan
     lefts, rights = driver.candidates()
