@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from itertools import chain
 
 import numpy as np
@@ -129,7 +130,7 @@ class Plan:
         self.indexed = (self.shared_owners[index], self.shared_ranks[index])
         self._alone = (owners[~shared], tokens[~shared])  # the tokens one set alone holds, by value
 
-    @property
+    @cached_property  # read twice when a family's own index is dear (`similar_pairs`)
     def cost(self) -> int:
         held = len(self.common[0])
         probed, indexed = np.bincount(self.probes[1], minlength=held), np.bincount(self.indexed[1], minlength=held)
