@@ -350,9 +350,16 @@ def near_pairs(texts: list[str], entity_sets: list[set[int]], kept: list | None 
     pairs with none, and its masked 3-grams are not made, nor indexed)."""
     from memo_tui.core.similar_sets import grams, similar_pairs
 
-    masked = [_masked_ids(text, words(text)) if named else [] for text, named in zip(texts, entity_sets, strict=True)]
-    # the 3-grams handed over, not kept here: the join lets them go once its plan is made
-    return similar_pairs(grams(masked), NEAR_JACCARD, also=(entity_sets, SAME_ENTITIES), kept=kept)
+    # the id lists and their 3-grams are held by no name here: each is let go once the next is made
+    # (the join lets the 3-grams go once its plan is made)
+    return similar_pairs(
+        grams(
+            [_masked_ids(text, words(text)) if named else [] for text, named in zip(texts, entity_sets, strict=True)]
+        ),
+        NEAR_JACCARD,
+        also=(entity_sets, SAME_ENTITIES),
+        kept=kept,
+    )
 
 
 def _near_kept(texts: list[str], entity_sets: list[set[int]]) -> tuple[dict, tuple]:
