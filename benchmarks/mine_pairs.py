@@ -13,7 +13,7 @@ that found it, in this order:
 - `plural`: one is the other plus s / es / ies for y, in any case (`URL` / `URLs`, `library` / `libraries`)
 - `transposition`: two neighbouring letters swapped (`Dashbaord` / `Dashboard`)
 - `edit`: one letter apart (case-folded) with 3+ letters each (`Mel` / `Mell`), or two with 8+
-- `acronym`: an all-caps word that is the initials of the other's words (`SQL` / `Structured Query Language`)
+- `acronym`: an all-caps word, the initials of the other's words (`NYC` / `New York City`, `CS` / `Counter-Strike`)
 - `short_name`: a capitalised word that begins the other, a longer capitalised word (`Deb` / `Deborah`)
 - `containment`: every word of one inside the other, which has more words (`Opus 4.8` / `Claude Opus 4.8`)
 """
@@ -34,6 +34,7 @@ from rapidfuzz.process import cdist
 MINERS = ("key", "plural", "transposition", "edit", "acronym", "short_name", "containment")
 _WORD = re.compile(r"[^\W_]+")
 _DROP = re.compile(r"[\s\-_.]+")
+_SPELLED = re.compile(r"[A-Za-z][A-Za-z0-9]*(?:[ -][A-Za-z][A-Za-z0-9]*)+")  # words apart by spaces or hyphens
 ROWS = 500  # names compared with all others at once: a block of distances in memory
 CONTAINED_MAX = 30  # longer names one word is inside, beyond which the word is too common to pair
 
@@ -43,8 +44,7 @@ def names_by_namespace(path: str, cap: int) -> dict[str, dict[str, int]]:
     mined before or after a pass."""
     store = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
     rows = store.execute(
-        "SELECT e.namespace, e.name, COUNT(m.id) FROM entity e LEFT JOIN mention m ON m.entity_id = e.id "
-        "GROUP BY e.id"
+        "SELECT e.namespace, e.name, COUNT(m.id) FROM entity e LEFT JOIN mention m ON m.entity_id = e.id GROUP BY e.id"
     ).fetchall()
     store.close()
     out: dict[str, dict[str, int]] = defaultdict(dict)
@@ -65,15 +65,15 @@ def is_plural(short: str, long: str) -> bool:
     return ll in (s + "s", s + "es") or (s.endswith("y") and ll == s[:-1] + "ies")
 
 
+def initials(name: str) -> str | None:
+    """The initials of a name spelled out in words (`Counter-Strike`: CS); None for a path or identifier."""
+    if not _SPELLED.fullmatch(name):
+        return None
+    return "".join(w[0] for w in re.split(r"[ -]", name)).upper()
+
+
 def is_acronym(short: str, long: str) -> bool:
-    words = _WORD.findall(long)
-    return (
-        2 <= len(short) <= 8
-        and short.isupper()
-        and short.isalpha()
-        and len(words) >= 2
-        and "".join(w[0] for w in words).upper() == short
-    )
+    return 2 <= len(short) <= 8 and short.isupper() and short.isalpha() and initials(long) == short
 
 
 def is_short_name(short: str, long: str) -> bool:
@@ -149,13 +149,12 @@ def mine(names: dict[str, int]) -> dict[frozenset, str]:
                 found[frozenset((n, other))].add("plural")
     for a, b, miner in edit_pairs(listed):
         found[frozenset((a, b))].add(miner)
-    initials: dict[str, list[str]] = defaultdict(list)
+    by_initials: dict[str, list[str]] = defaultdict(list)
     for n in listed:
-        words = _WORD.findall(n)
-        if len(words) >= 2:
-            initials["".join(w[0] for w in words).upper()].append(n)
+        if letters := initials(n):
+            by_initials[letters].append(n)
     for n in listed:
-        for other in initials.get(n, ()):
+        for other in by_initials.get(n, ()):
             if is_acronym(n, other):
                 found[frozenset((n, other))].add("acronym")
     capitalised = sorted(n for n in listed if n.isalpha() and n[0].isupper() and n[1:].islower())
