@@ -1,10 +1,12 @@
 """Candidate same-pairs of a store's entity names, mined without the product's rules.
 
     python benchmarks/mine_pairs.py STORE.db [--cap 8000] [--sample 130 --seed 44] > PAIRS.jsonl
+    python benchmarks/mine_pairs.py STORE.db --miner key --miner plural --skip LABELS.jsonl --sample 60 --seed 45
 
 Reads the SQLite store directly and brute-forces over the names of each namespace (the `--cap`
 most mentioned, ties by name), so that recall against these pairs measures what the product's own
-blocking and rules miss. `--sample N` keeps N pairs, stratified by miner: each miner the same
+blocking and rules miss. `--miner` keeps only that miner's pairs, `--skip` leaves out the pairs of a
+labels file (a second sample beside the first). `--sample N` keeps N pairs, stratified by miner: each miner the same
 share (all of a miner's pairs when it has fewer), chosen at random with `--seed`. One JSON line a
 pair: `a`, `b` (a the more mentioned), their mention counts, `ns`, and `mined`, the first miner
 that found it, in this order:
@@ -192,6 +194,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--cap", type=int, default=8000, help="most mentioned names mined per namespace")
     parser.add_argument("--sample", type=int, help="keep this many pairs, stratified by miner")
     parser.add_argument("--seed", type=int, default=44)
+    parser.add_argument("--miner", action="append", choices=MINERS, help="keep only this miner's pairs")
+    parser.add_argument("--skip", help="a labels file whose pairs are left out")
     args = parser.parse_args(argv)
     try:
         spaces = names_by_namespace(args.store, args.cap)
@@ -206,6 +210,12 @@ def main(argv: list[str] | None = None) -> int:
             rows.append({"a": a, "b": b, "mentions": [names[a], names[b]], "ns": namespace, "mined": miner})
     counts = {m: sum(r["mined"] == m for r in rows) for m in MINERS}
     print("mined " + " ".join(f"{m}={counts[m]}" for m in MINERS), file=sys.stderr)
+    if args.miner:
+        rows = [r for r in rows if r["mined"] in args.miner]
+    if args.skip:
+        with open(args.skip, encoding="utf-8") as handle:
+            labelled = {(r.get("ns", "default"), frozenset((r["a"], r["b"]))) for r in map(json.loads, handle)}
+        rows = [r for r in rows if (r["ns"], frozenset((r["a"], r["b"]))) not in labelled]
     for row in sample(rows, args.sample, args.seed) if args.sample else rows:
         print(json.dumps(row, ensure_ascii=False))
     return 0
