@@ -17,6 +17,8 @@ REAL = Path(__file__).parent / "data" / "real"
 CHATS = Path(__file__).parents[2] / "shared" / "corpora" / "locomo-dev"
 MINERS = {"key", "plural", "transposition", "edit", "acronym", "short_name", "containment"}
 KINDS = ("chats", "commits", "notes", "changelogs", "summaries")
+# the judged files of the new kinds: every mined pair, and the product's folds and questions judged
+JUDGED = [f"{kind}.mined.jsonl" for kind in KINDS] + ["commits.labels.jsonl", "notes.labels.jsonl"]
 
 
 def committed_text(kind: str) -> dict[str, str]:
@@ -50,9 +52,10 @@ def test_mined_labels_are_well_formed(kind):
     assert sum(p["same"] is True for p in pairs) >= 40
 
 
-@pytest.mark.parametrize("kind", KINDS)
-def test_every_labelled_name_is_written_in_its_store(kind):
+@pytest.mark.parametrize("judged", JUDGED)
+def test_every_labelled_name_is_written_in_its_store(judged):
+    kind = judged.split(".")[0]
     text = chat_text() if kind == "chats" else committed_text(kind)
-    pairs = read_pairs(str(REAL / f"{kind}.mined.jsonl"), unsure=True)
+    pairs = read_pairs(str(REAL / judged), unsure=True)
     absent = [n for p in pairs for n in (p["a"], p["b"]) if n not in text[p.get("ns", "default")]]
     assert not absent
