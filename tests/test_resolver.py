@@ -48,9 +48,9 @@ def messy(store):
         # a plural: asked
         "The Webhook Relay retries.",
         "Both Webhook Relays retry.",
-        # two spellings a rule finds, but that real text shows to be mostly different things
-        # (an edit-distance pair, a two-letter acronym): not worth a reviewer's time, even with
-        # rare neighbours in common
+        # spellings a rule finds that real text shows to be mostly different things (an
+        # edit-distance pair, a short spelling): asked all the same, ranked below the likely ones;
+        # a two-letter acronym of a name is too unlikely to ask
         *variants("Postgres", "PostgreSQL", 3),
         "Both Kubernetes and Kubernets (typo) show up in notes.",
         "Ask Priya Raman; PR knows.",
@@ -71,11 +71,14 @@ def test_a_pass_folds_the_certain_and_queues_the_uncertain(messy):
     report = resolve(NS)
     assert report.folded == 1
     assert "Claude-Code" not in names() and "Claude Code" in names()
-    # the patterns real text shows to be mostly right are asked; those mostly wrong, and written side by
-    # side with nothing else in common, are not (where the rest falls depends on the fitted weights)
-    assert {frozenset(("Claude Code", "ClaudeCode")), frozenset(("Webhook Relay", "Webhook Relays"))} <= queued()
-    assert not {frozenset(("Kubernetes", "Kubernets")), frozenset(("PR", "Priya Raman"))} & queued()
-    assert report.unlikely >= 2
+    # every plausible question is asked, ranked by its likelihood: a small store hides none for small impact
+    likely = {frozenset(("Claude Code", "ClaudeCode")), frozenset(("Webhook Relay", "Webhook Relays"))}
+    unlikely = {frozenset(("Kubernetes", "Kubernets")), frozenset(("Postgres", "PostgreSQL"))}
+    assert likely | unlikely <= queued()
+    rank = {frozenset((q.left_name, q.right_name)): q.likelihood for q in pending(NS)}
+    assert min(rank[pair] for pair in likely) > max(rank[pair] for pair in unlikely)
+    assert frozenset(("PR", "Priya Raman")) not in queued()  # below the likelihood floor
+    assert report.unlikely >= 1
     assert report.queued == len(queued())
     folds = Decision.select().where(Decision.action == "fold")
     assert {(d.actor, d.channel) for d in folds} == {("auto", "auto")}
@@ -263,7 +266,7 @@ def test_a_pending_question_is_never_folded_behind_the_reviewers_back(store):
 
 def test_a_question_sunk_below_the_floor_gives_its_place_in_the_cap_to_a_likelier_one(store, monkeypatch):
     table = {
-        "priors": {"default": 0.5, "same-merge-key": 0.35, "plural": 0.9},
+        "priors": {"default": 0.5, "same-merge-key": 0.11, "plural": 0.9},
         "weights": {"neighbours": 0.0, "contrasted": 0.0, "shared_source": 0.0, "no_neighbours": 0.0},
         "conflict_priors": {"declared": 0.9},
     }
@@ -275,12 +278,12 @@ def test_a_question_sunk_below_the_floor_gives_its_place_in_the_cap_to_a_likelie
     resolve(NS, cap=3)
     assert len(pending(NS)) == 3
     first, second, *_ = pending(NS)
-    for q in (first, second):  # two rejections: the pattern falls to 3.5 / 12 = 0.29, below the floor
+    for q in (first, second):  # two rejections: the pattern falls to 1.1 / 12 = 0.09, below the floor
         decisions.answer(NS, q.id, "reject", "alice", "cli")
     ingest("We use Webhook Relay.", "Both Webhook Relays failed.")  # a likely plural
     report = resolve(NS, cap=1)  # one place, held by the sunk question left pending
     sunk = [q for q in pending(NS) if q.rule == "same-merge-key"]
-    assert sunk and all(q.likelihood < 0.3 for q in sunk)
+    assert sunk and all(q.likelihood < evidence.MIN_LIKELIHOOD for q in sunk)
     assert any({q.left_name, q.right_name} == {"Webhook Relay", "Webhook Relays"} for q in pending(NS))
     assert report.queued == 1
 
