@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -32,9 +33,10 @@ from typing import NamedTuple
 from memo_tui.core import likelihood
 
 CALIBRATION = Path(__file__).with_name("calibration.json")
-# Below this a question is more than nine times as likely wrong as right: not asked. Impact never
-# hides a question (it only ranks it): a small store gets every plausible question, the cap handles volume.
-MIN_LIKELIHOOD = 0.1
+# Below this a question is more than three times as likely wrong as right: not asked, but as a teaching
+# question (`resolver.TEACH_EVERY`). Impact never hides a question (it only ranks it); the cap handles volume.
+MIN_LIKELIHOOD = 0.25
+MIN_TEACH = 0.05  # below this not even a teaching question is worth a reviewer's time
 CERTAIN_NEIGHBOURS = 2  # identical merge keys fold unasked only when both names share this many rare neighbours
 PSEUDO_ANSWERS = 10  # how many of this store's answers weigh as much as the labelled prior
 LEARN_AFTER = 15  # a pattern whose standing answers are this many merges and nothing else folds unasked
@@ -206,16 +208,26 @@ class Evidence(NamedTuple):
             parts.append("one spelling is rare beside the other, as a typo is")
         if self.shared_sources:
             parts.append(f"{self.shared_sources} author{'s' if self.shared_sources > 1 else ''} wrote both")
-        if self.pooled is not None and abs(self.prior - self.pooled) >= 0.01:
-            parts.append(
-                f"this store's pairs like this look the same {self.prior:.0%} of the time"
-                f" (fitted on {self.fitted_on}; {self.pooled:.0%} across kinds of text)"
-            )
-        text = "; ".join(parts)
+        if self.pooled is not None:
+            parts.append(store_note(self.prior, self.pooled, self.fitted_on))
+        text = "; ".join(filter(None, parts))
         merged, answered = self.answered
         if answered:  # last, so that a later pass can restate it (resolver.ANSWERED)
             text += f"; reviewers here merged {merged} of {answered} questions like this"
         return text
+
+
+STORE_NOTE = re.compile(r"; this store's pairs like this look the same [^;]*")
+
+
+def store_note(share: float, pooled: float, fitted_on: int) -> str:
+    """What a reason says of the store's own share of a pattern, when the fit moved it."""
+    if abs(share - pooled) < 0.01:
+        return ""
+    return (
+        f"this store's pairs like this look the same {share:.0%} of the time"
+        f" (fitted on {fitted_on}; {pooled:.0%} across kinds of text)"
+    )
 
 
 def pattern_of(rule: str, defined: bool = False) -> str:
@@ -257,35 +269,20 @@ def learned_verdict(said: tuple, merges: int) -> tuple:
     return ("fold", said[1], LEARNED + said[2], f"{reason}; reviewers here merged all {merges} questions like this")
 
 
-def levels(found: Evidence) -> likelihood.Levels:
-    """The comparison levels of a weighed pair, for the store's own model."""
-    contrasted = bool(found.contrasted_in and not found.defined_in)
-    return likelihood.levels_of(
-        found.neighbour_score, contrasted, found.shared_sources, found.no_neighbours, found.rare_variant
-    )
+def store_shares(observed: Mapping[tuple[str, float], int], answers) -> likelihood.Shares:
+    """This store's share of same-pairs per pattern, fitted on its candidate pairs and answers
+    (`likelihood.fit`): observed is (pattern, what the pair's evidence adds) -> how many pairs."""
+    return likelihood.fit(observed, answers, pooled_prior)
 
 
-def local_levels(local: tuple) -> likelihood.Levels:
-    """The comparison levels of a pair that shares no neighbour, from what its evidence was made of."""
-    _, _, shared_sources, rare_variant, no_neighbours, defined, contrasted = local
-    return likelihood.levels_of(0.0, bool(contrasted and not defined), shared_sources, no_neighbours, rare_variant)
-
-
-def store_model(observed: Mapping[tuple[str, likelihood.Levels], int], answers) -> likelihood.Model:
-    """This store's likelihood model, fitted on its candidate pairs and answers (`likelihood.fit`)."""
-    return likelihood.fit(observed, answers, pooled_prior, calibration()["weights"])
-
-
-def rescored(found: Evidence, model: likelihood.Model) -> Evidence:
-    """The evidence with the likelihood the store's own model gives it."""
-    at = levels(found)
-    share = model.share_of(found.pattern)
+def rescored(found: Evidence, shares: likelihood.Shares) -> Evidence:
+    """The evidence with its pattern's share in this store as its prior."""
+    share = shares.of(found.pattern)
     return found._replace(
-        likelihood=model.likelihood(found.pattern, at),
-        logit=round(model.lift(at), 4),
+        likelihood=round(sigmoid(logit(share) + found.logit), 4),
         prior=share,
         pooled=pooled_prior(found.pattern),
-        fitted_on=model.pairs.get(found.pattern, 0),
+        fitted_on=shares.pairs.get(found.pattern, 0),
     )
 
 

@@ -497,18 +497,20 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
     # a keep-apart decision on an entity folded in this pass now covers its canonical
     settled = {frozenset(absorbed_into[x].id if x in absorbed_into else x for x in pair) for pair in settled}
     asks = _follow_folds(asks, absorbed_into, grown, settled, pending, weigh, name_of, checked=main)
-    # every ask is ranked by this store's own model, fitted on all of them (those left unread keep their prior)
-    model = _store_model(asks, kept, answers, hopeless)
+    # every ask is ranked by this store's own shares, fitted on all of them (those left unread keep their prior)
+    shares = _store_shares(namespace, asks, kept, answers, hopeless)
     unread = {id(found) for found in hopeless.values() if found is not None}
-    asks = [q if id(q.evidence) in unread else q._replace(evidence=evidence.rescored(q.evidence, model)) for q in asks]
-    kept_likely, unread_kept, remade_kept = _kept_asks(
-        kept, answers, hopeless, lambda local: evidence.rescored(remake(local), model)
+    asks = [q if id(q.evidence) in unread else q._replace(evidence=evidence.rescored(q.evidence, shares)) for q in asks]
+    kept_likely, kept_teachable, unread_kept, remade_kept = _kept_asks(
+        kept, answers, hopeless, lambda local: evidence.rescored(remake(local), shares)
     )
     left_unread += unread_kept
     report.unlikely += left_unread + remade_kept - sum(len(pairs) for _, _, pairs in kept_likely)
     report.not_reweighed = unread_again + unread_kept + len(remade) + remade_kept
     likely = [q for q in asks if q.evidence.likelihood >= evidence.MIN_LIKELIHOOD]
     report.unlikely += len(asks) - len(likely)
+    # what only a teaching question may serve: weighed, under the floor, not hopeless
+    unlikely = [q for q in asks if evidence.MIN_TEACH <= q.evidence.likelihood < evidence.MIN_LIKELIHOOD]
     memory = conflict_search.finish(search)  # queued now: the search may have run beside the folds
     # what only the weighing read, let go before the save, where a large pass peaks: the passages,
     # neighbours and asks too unlikely to admit were a twentieth of it at a million names
@@ -523,10 +525,20 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
             pass_memory.Known(signatures, passage_signatures, weighed, pass_memory.joined(kept, kept_here), rest),
         )
         # before admission, so that it counts the pending questions as the answers now weigh them
-        _reweigh_pending(namespace, answers, model)
+        _reweigh_pending(namespace, answers, shares)
     _stop_if(cancelled)
 
-    _admit(namespace, likely, cap, report, dry_run, name_of, kept_likely, ask_of)
+    _admit(
+        namespace,
+        likely,
+        cap,
+        report,
+        dry_run,
+        name_of,
+        kept_likely,
+        ask_of,
+        unlikely + [ask_of(min(pairs), impact, found) for found, impact, pairs in kept_teachable],
+    )
     if progress is not None:
         progress(len(verdicts), len(verdicts))
     report.memory_unchanged = memory.unchanged
@@ -721,24 +733,27 @@ def _split_touched(kept: dict, near_touched: dict, near_folding: dict, folding: 
     return quiet, late, revived
 
 
-def _store_model(asks: list[Ask], kept: dict, answers, hopeless) -> likelihood.Model:
-    """This store's likelihood model, fitted on every ask it holds: those visited (`asks`) and those
-    kept from the last pass (`kept`), but those left unread (no fact was read for them)."""
+def _store_shares(namespace: str, asks: list[Ask], kept: dict, answers, hopeless) -> likelihood.Shares:
+    """This store's share of same-pairs per pattern, fitted on every candidate pair it holds: the
+    asks visited (`asks`), those kept from the last pass (`kept`) and the pending questions, but
+    those left unread (no fact was read for them)."""
     unread = {id(found) for found in hopeless.values() if found is not None}
-    observed: Counter = Counter()
-    for q in asks:
-        if id(q.evidence) not in unread:
-            observed[q.evidence.pattern, evidence.levels(q.evidence)] += 1
+    observed: Counter = Counter((q.evidence.pattern, q.evidence.logit) for q in asks if id(q.evidence) not in unread)
     for (rule, _, local, meet), pairs in kept.items():
         if pairs and local is not None and (meet or _hopeless(rule, answers, hopeless) is None):
-            observed[local[0], evidence.local_levels(local)] += len(pairs)
-    return evidence.store_model(observed, answers)
+            observed[local[0], round(local[1], 4)] += len(pairs)
+    asked = Question.select(fn.COALESCE(Question.pattern, Question.rule), Question.evidence).where(
+        (Question.namespace == namespace) & (Question.kind == "entity_pair") & (Question.status == "pending")
+    )
+    observed.update((pattern, round(x or 0.0, 4)) for pattern, x in asked.tuples())
+    return evidence.store_shares(observed, answers)
 
 
-def _kept_asks(kept: dict, answers, hopeless, remake) -> tuple[list, int, int]:
-    """Of the asks kept (`_still_kept`): the likely ones as (evidence, impact, pairs), how many are left
-    unread (hopeless, and no passage names both), and how many had their evidence remade."""
-    likely, unread, remade = [], 0, 0
+def _kept_asks(kept: dict, answers, hopeless, remake) -> tuple[list, list, int, int]:
+    """Of the asks kept (`_still_kept`): the likely ones as (evidence, impact, pairs), those under the
+    floor that a teaching question may serve, how many are left unread (hopeless, and no passage names
+    both), and how many had their evidence remade."""
+    likely, teachable, unread, remade = [], [], 0, 0
     for (rule, impact, local, meet), pairs in kept.items():
         if not pairs:
             continue
@@ -749,7 +764,9 @@ def _kept_asks(kept: dict, answers, hopeless, remake) -> tuple[list, int, int]:
         remade += len(pairs)
         if again.likelihood >= evidence.MIN_LIKELIHOOD:
             likely.append((again, impact, pairs))
-    return likely, unread, remade
+        elif again.likelihood >= evidence.MIN_TEACH:
+            teachable.append((again, impact, pairs))
+    return likely, teachable, unread, remade
 
 
 def _touching(pairs, ids: set[int]) -> list[tuple[int, int]]:
@@ -816,7 +833,7 @@ _UNKNOWN = object()
 _NONE: frozenset[int] = frozenset()
 
 
-def _reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]], model: likelihood.Model) -> None:
+def _reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]], shares: likelihood.Shares) -> None:
     """Pending name questions take the store's latest fit and answers into their likelihood, rank and
     reason (what their own pair's evidence added is kept as it was when they were asked)."""
     pattern = fn.COALESCE(Question.pattern, Question.rule)
@@ -826,8 +843,11 @@ def _reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]], model:
     changed = []
     for qid, rule, extra, impact, old, reason in rows.tuples():
         merged, answered = answers.get(rule, (0, 0))
-        new = round(evidence.sigmoid(evidence.logit(model.share_of(rule)) + (extra or 0.0)), 4)
-        said = reason.split(ANSWERED)[0] + (f"{ANSWERED}{merged} of {answered} questions like this" if answered else "")
+        share = shares.of(rule)
+        new = round(evidence.sigmoid(evidence.logit(share) + (extra or 0.0)), 4)
+        note = evidence.store_note(share, evidence.pooled_prior(rule), shares.pairs.get(rule, 0))
+        said = evidence.STORE_NOTE.sub("", reason.split(ANSWERED)[0]) + (f"; {note}" if note else "")
+        said += f"{ANSWERED}{merged} of {answered} questions like this" if answered else ""
         if new != old or said != reason:
             changed.append((qid, new, evidence.yield_of(new, impact), said))
     with writing(namespace):
@@ -969,20 +989,26 @@ def _follow_folds(asks, absorbed_into, counts, settled, pending, weigh, name_of,
 
 
 def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_run: bool, name_of, kept=(),
-           ask_of=None) -> None:  # fmt: skip
-    """Queue the highest-impact questions up to the cap; count the rest as deferred. `kept`: more
-    likely asks, as (evidence, impact, pairs) (`_kept_asks`), made asks by `ask_of` only when they
-    might be admitted; `name_of`: an entity's `Name`, for the reasons of those admitted (`told`)."""
-    # a question this store's answers have sunk below the floor stays (a reviewer may have seen it) but
-    # does not hold a place that a likelier question could take
-    waiting = Question.select().where(
-        (Question.namespace == namespace)
-        & (Question.kind == "entity_pair")
-        & (Question.status == "pending")
-        & (Question.likelihood >= evidence.MIN_LIKELIHOOD)
+           ask_of=None, unlikely=()) -> None:  # fmt: skip
+    """Queue the best-ranked questions up to the cap, one place in TEACH_EVERY for the question that
+    would teach the store most (`_teaching`); count the rest as deferred. `kept`: more likely asks,
+    as (evidence, impact, pairs) (`_kept_asks`), made asks by `ask_of` only when they might be
+    admitted; `unlikely`: asks under the floor a teaching question may serve (one of each kept group
+    stands for it); `name_of`: an entity's `Name`, for the reasons of those admitted (`told`)."""
+    pending = Question.select(Question.likelihood, Question.reason, fn.COALESCE(Question.pattern, Question.rule)).where(
+        (Question.namespace == namespace) & (Question.kind == "entity_pair") & (Question.status == "pending")
     )
-    slots = max(0, cap - waiting.count())
+    # a question this store's answers have sunk below the floor stays (a reviewer may have seen it) but
+    # does not hold a place that a likelier question could take; nor does a teaching question
+    waiting, taught = 0, set()
+    for found, reason, pattern in pending.tuples():
+        if TEACHES in reason:
+            taught.add(pattern)
+        elif found >= evidence.MIN_LIKELIHOOD:
+            waiting += 1
+    slots = max(0, cap - waiting)
     total = len(asks) + sum(len(pairs) for _, _, pairs in kept)
+    unexpanded = list(kept)
     if slots:  # the best groups, until they hold more than the slots (and every group as good as the last)
         made, last = 0, None
         for found, impact, pairs in sorted(
@@ -993,15 +1019,16 @@ def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_ru
                 break
             asks += [ask_of(pair, impact, found) for pair in pairs]
             made, last = made + len(pairs), rank
-    asks.sort(
-        key=lambda q: (-q.priority, -q.evidence.likelihood, min(q.left.id, q.right.id), max(q.left.id, q.right.id))
-    )
+            unexpanded.remove((found, impact, pairs))
+    asks.sort(key=_ask_order)
     ranked = slots - slots // TEACH_EVERY
-    teaching = _teaching(asks[ranked:], slots - ranked)
+    others = asks[ranked:] + [ask_of(min(pairs), impact, found) for found, impact, pairs in unexpanded]
+    teaching = _teaching(sorted(others + list(unlikely), key=_ask_order), slots - ranked, taught)
     teaches = {id(q) for q in teaching}
-    admitted, report.deferred = asks[:ranked] + teaching, max(0, total - slots)
+    admitted = asks[:ranked] + teaching
     admitted += islice((q for q in islice(asks, ranked, None) if id(q) not in teaches), slots - len(admitted))
-    report.queued = len(admitted)
+    under = sum(q.evidence.likelihood < evidence.MIN_LIKELIHOOD for q in teaching)
+    report.queued, report.deferred = len(admitted), max(0, total - (len(admitted) - under))
     if dry_run or not admitted:
         return
     now = utcnow()
@@ -1034,14 +1061,20 @@ TEACH_EVERY = 10  # one admitted question in this many is the one that would tea
 TEACHES = "; asked to learn how this store answers questions like it"
 
 
-def _teaching(asks: list[Ask], places: int) -> list[Ask]:
+def _ask_order(q: Ask) -> tuple:
+    return (-q.priority, -q.evidence.likelihood, min(q.left.id, q.right.id), max(q.left.id, q.right.id))
+
+
+def _teaching(asks: list[Ask], places: int, taught: set[str]) -> list[Ask]:
     """The asks that would teach the store most, one a pattern, for `places` places: patterns with
     fewer answers here than it takes to learn one, likelihood nearest a half first (the reviewer's
-    answer is then least foreseeable), then fewer answers, then rank."""
+    answer is then least foreseeable), then fewer answers, then rank. They may lie under the
+    likelihood floor: how else would a store show that its pairs of a pattern are the same? A pattern
+    with a teaching question pending (`taught`) waits for its answer."""
     best: dict[str, tuple[tuple, Ask]] = {}
     for at, q in enumerate(asks):
         answered = q.evidence.answered[1]
-        if answered >= evidence.LEARN_AFTER:
+        if answered >= evidence.LEARN_AFTER or q.evidence.pattern in taught:
             continue
         key = (round(abs(q.evidence.likelihood - 0.5), 4), answered, at)
         if q.evidence.pattern not in best or key < best[q.evidence.pattern][0]:
