@@ -117,18 +117,41 @@ def test_one_admitted_question_in_ten_is_the_one_that_teaches_the_store_most(sto
     report = resolve(NS, cap=10)
     resolve("whole", cap=1000)
     queued = [q for q in pending(NS) if q.kind == "entity_pair"]
-    every = sorted(pending("whole"), key=lambda q: (-q.priority, -q.likelihood, q.left_id, q.right_id))
-    assert report.queued == 10 and report.deferred == len(every) - 10 > 0
+    whole = pending("whole")  # every likely question, and the best teaching one of each pattern under the floor
+    ranked = sorted((q for q in whole if "asked to learn" not in q.reason),
+                    key=lambda q: (-q.priority, -q.likelihood, q.left_id, q.right_id))  # fmt: skip
     teaching = [q for q in queued if "asked to learn" in q.reason]
     assert len(teaching) == 1
+    under = teaching[0].likelihood < evidence.MIN_LIKELIHOOD  # a teaching question under the floor defers none
+    assert report.queued == 10 and report.deferred == len(ranked) - (10 - under) > 0
     # the other nine are the best ranked; the tenth is, of the rest, the one nearest an even chance
     pair = lambda q: frozenset((q.left_name, q.right_name))  # noqa: E731
-    assert {pair(q) for q in queued if q not in teaching} == {pair(q) for q in every[:9]}
-    nearest = min(abs(q.likelihood - 0.5) for q in every[9:])
-    assert abs(teaching[0].likelihood - 0.5) == nearest
+    assert {pair(q) for q in queued if q not in teaching} == {pair(q) for q in ranked[:9]}
+    rest = ranked[9:] + [q for q in whole if "asked to learn" in q.reason]
+    assert abs(teaching[0].likelihood - 0.5) == min(abs(q.likelihood - 0.5) for q in rest)
 
 
 def test_a_small_queue_is_served_by_rank_alone(store):
     plural_pairs(WORDS[:5], "a")
     resolve(NS, cap=9)
     assert not [q for q in pending(NS) if "asked to learn" in q.reason]
+
+
+def test_a_pattern_under_the_floor_is_served_once_as_a_teaching_question(store):
+    # two edit-distance pairs, each too unlikely to ask on its pooled share
+    def said(key: str, text: str, *names: str) -> PassageRecord:
+        return PassageRecord(key, text, "notes", entities=[{"name": n} for n in names])
+
+    ingest_records(NS, [said("k1", "Kubernetes runs the ledger.", "Kubernetes"),
+                        said("k2", "Kubernets runs the router.", "Kubernets"),
+                        said("h1", "Halvorsen signed the lease.", "Halvorsen"),
+                        said("h2", "Halvorson paid the deposit.", "Halvorson")])  # fmt: skip
+    resolve(NS)
+    teaching = [q for q in pending(NS) if "asked to learn" in q.reason]
+    assert len(teaching) == 1 and teaching[0].likelihood < evidence.MIN_LIKELIHOOD
+    assert teaching[0].rule == "edit-distance"
+    resolve(NS)  # while it waits for an answer, the pattern is not taught again
+    assert [q.id for q in pending(NS) if "asked to learn" in q.reason] == [teaching[0].id]
+    decisions.answer(NS, teaching[0].id, "merge", "alice", "cli")
+    resolve(NS)  # answered: the other pair of the pattern may teach now
+    assert len([q for q in pending(NS) if "asked to learn" in q.reason]) == 1

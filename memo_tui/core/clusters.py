@@ -35,7 +35,9 @@ def _family(kind: str) -> str:
     return "names" if kind in NAME_KINDS else "passages"
 
 
-JOINS_AT = 0.5  # a name question joins two members into a family only when they are likelier one than two
+# a name question joins two members into a family only when they are likely one (at 0.5 sibling code
+# identifiers such as `spinlock` / `spin_lock` joined families)
+JOINS_AT = 0.6
 
 
 def _links(q: QuestionView) -> bool:

@@ -36,9 +36,8 @@ CALIBRATION = Path(__file__).with_name("calibration.json")
 # Below this a question is more than three times as likely wrong as right: not asked, but as a teaching
 # question (`resolver.TEACH_EVERY`). Impact never hides a question (it only ranks it); the cap handles volume.
 MIN_LIKELIHOOD = 0.25
-MIN_TEACH = 0.05  # below this not even a teaching question is worth a reviewer's time
+MIN_TEACH = 0.1  # below this (nine times as likely wrong as right) not even a teaching question is worth asking
 CERTAIN_NEIGHBOURS = 2  # identical merge keys fold unasked only when both names share this many rare neighbours
-PSEUDO_ANSWERS = 10  # how many of this store's answers weigh as much as the labelled prior
 LEARN_AFTER = 15  # a pattern whose standing answers are this many merges and nothing else folds unasked
 LEARNED = "learned:"  # the rule of a fold applied because reviewers here merged every question like it
 RARE_SHARE = 0.01  # a neighbour named by at most this share of live passages is rare
@@ -244,12 +243,12 @@ def pooled_prior(pattern: str) -> float:
 
 
 def prior(pattern: str, answers: dict[str, tuple[int, int]]) -> tuple[float, tuple[int, int]]:
-    """The pooled prior of a pattern, moved by this store's answers (a Beta update: the prior
-    weighs as much as PSEUDO_ANSWERS answers). What a pass reads by; what it ranks by is the store's
-    own fit (`store_model`)."""
-    base = pooled_prior(pattern)
+    """The pooled prior of a pattern, moved by this store's answers alone (the store's share of the
+    pattern before any of its pairs is weighed). What a pass decides which pairs to read by; what
+    it ranks them by is the share fitted on them too (`store_shares`)."""
     merged, answered = answers.get(pattern, (0, 0))
-    return (base * PSEUDO_ANSWERS + merged) / (PSEUDO_ANSWERS + answered), (merged, answered)
+    weight = likelihood.SHARE_PAIRS
+    return (pooled_prior(pattern) * weight + merged) / (weight + answered), (merged, answered)
 
 
 def learned(answers: dict[str, tuple[int, int]]) -> dict[str, int]:

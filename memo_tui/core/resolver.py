@@ -500,10 +500,21 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
     # every ask is ranked by this store's own shares, fitted on all of them (those left unread keep their prior)
     shares = _store_shares(namespace, asks, kept, answers, hopeless)
     unread = {id(found) for found in hopeless.values() if found is not None}
-    asks = [q if id(q.evidence) in unread else q._replace(evidence=evidence.rescored(q.evidence, shares)) for q in asks]
+    rescored: dict[int, tuple[Evidence, Evidence]] = {}  # id -> (evidence, rescored): asks share evidences
+
+    def rescore(found: Evidence) -> Evidence:
+        if id(found) in unread:
+            return found
+        done = rescored.get(id(found))
+        if done is None:
+            done = rescored[id(found)] = (found, evidence.rescored(found, shares))
+        return done[1]
+
+    asks = [q._replace(evidence=rescore(q.evidence)) for q in asks]
     kept_likely, kept_teachable, unread_kept, remade_kept = _kept_asks(
-        kept, answers, hopeless, lambda local: evidence.rescored(remake(local), shares)
+        kept, answers, hopeless, lambda local: rescore(remake(local))
     )
+    rescored.clear()
     left_unread += unread_kept
     report.unlikely += left_unread + remade_kept - sum(len(pairs) for _, _, pairs in kept_likely)
     report.not_reweighed = unread_again + unread_kept + len(remade) + remade_kept
