@@ -17,8 +17,8 @@ NS = "default"
 
 @pytest.fixture
 def family(store):
-    """Four spellings of one dashboard: the resolver asks about three of them; the fourth is asked
-    beside one of the others, as a later pass or an agent would (`graphrows.dashboard_family`)."""
+    """Four spellings of one dashboard, the fourth asked beside one of the others only
+    (`graphrows.dashboard_family`)."""
     dashboard_family()
     return store
 

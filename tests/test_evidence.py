@@ -94,10 +94,10 @@ def test_a_rare_spelling_beside_a_common_one_looks_like_a_typo_for_spelling_rule
 
 def test_the_stores_answers_move_a_patterns_prior():
     assert prior("edit-distance", {}) == (0.2, (0, 0))
-    sunk, counted = prior("edit-distance", {"edit-distance": (1, 10)})
-    assert counted == (1, 10) and sunk == pytest.approx((0.2 * 10 + 1) / 20)
+    sunk, counted = prior("edit-distance", {"edit-distance": (1, 10)})  # the pooled share weighs as 20 pairs
+    assert counted == (1, 10) and sunk == pytest.approx((0.2 * 20 + 1) / 30)
     risen, _ = prior("edit-distance", {"edit-distance": (10, 10)})
-    assert risen == pytest.approx(0.6)
+    assert risen == pytest.approx((0.2 * 20 + 10) / 30)
 
 
 def test_a_known_names_lowercase_and_kebab_spellings_in_prose_are_mentions():

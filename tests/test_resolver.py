@@ -48,9 +48,9 @@ def messy(store):
         # a plural: asked
         "The Webhook Relay retries.",
         "Both Webhook Relays retry.",
-        # two spellings a rule finds, but that real text shows to be mostly different things
-        # (an edit-distance pair, a two-letter acronym): not worth a reviewer's time, even with
-        # rare neighbours in common
+        # spellings a rule finds that real text shows to be mostly different things (an
+        # edit-distance pair, a short spelling): asked all the same, ranked below the likely ones;
+        # a two-letter acronym of a name is too unlikely to ask
         *variants("Postgres", "PostgreSQL", 3),
         "Both Kubernetes and Kubernets (typo) show up in notes.",
         "Ask Priya Raman; PR knows.",
@@ -71,10 +71,15 @@ def test_a_pass_folds_the_certain_and_queues_the_uncertain(messy):
     report = resolve(NS)
     assert report.folded == 1
     assert "Claude-Code" not in names() and "Claude Code" in names()
-    # the patterns real text shows to be mostly right are asked; those mostly wrong, and written side by
-    # side with nothing else in common, are not (where the rest falls depends on the fitted weights)
-    assert {frozenset(("Claude Code", "ClaudeCode")), frozenset(("Webhook Relay", "Webhook Relays"))} <= queued()
-    assert not {frozenset(("Kubernetes", "Kubernets")), frozenset(("PR", "Priya Raman"))} & queued()
+    # every plausible question is asked, whatever its impact: an edit-distance pair whose spellings
+    # keep the same rare company too; the one whose do not (under the floor on its pooled share) is
+    # asked to teach the store how its pairs of that kind go; a two-letter acronym is too unlikely even for that
+    likely = {frozenset(("Claude Code", "ClaudeCode")), frozenset(("Webhook Relay", "Webhook Relays"))}
+    likely.add(frozenset(("Postgres", "PostgreSQL")))
+    assert likely <= queued() and not any("asked to learn" in q.reason for q in pending(NS) if q.likelihood >= 0.25)
+    [taught] = [q for q in pending(NS) if {q.left_name, q.right_name} == {"Kubernetes", "Kubernets"}]
+    assert "asked to learn" in taught.reason and taught.likelihood < evidence.MIN_LIKELIHOOD
+    assert frozenset(("PR", "Priya Raman")) not in queued()
     assert report.unlikely >= 2
     assert report.queued == len(queued())
     folds = Decision.select().where(Decision.action == "fold")
@@ -263,7 +268,7 @@ def test_a_pending_question_is_never_folded_behind_the_reviewers_back(store):
 
 def test_a_question_sunk_below_the_floor_gives_its_place_in_the_cap_to_a_likelier_one(store, monkeypatch):
     table = {
-        "priors": {"default": 0.5, "same-merge-key": 0.35, "plural": 0.9},
+        "priors": {"default": 0.5, "same-merge-key": 0.26, "plural": 0.9},
         "weights": {"neighbours": 0.0, "contrasted": 0.0, "shared_source": 0.0, "no_neighbours": 0.0},
         "conflict_priors": {"declared": 0.9},
     }
@@ -275,12 +280,12 @@ def test_a_question_sunk_below_the_floor_gives_its_place_in_the_cap_to_a_likelie
     resolve(NS, cap=3)
     assert len(pending(NS)) == 3
     first, second, *_ = pending(NS)
-    for q in (first, second):  # two rejections: the pattern falls to 3.5 / 12 = 0.29, below the floor
+    for q in (first, second):  # two rejections: the pattern falls to 5.2 / 22 = 0.236, below the floor
         decisions.answer(NS, q.id, "reject", "alice", "cli")
     ingest("We use Webhook Relay.", "Both Webhook Relays failed.")  # a likely plural
     report = resolve(NS, cap=1)  # one place, held by the sunk question left pending
     sunk = [q for q in pending(NS) if q.rule == "same-merge-key"]
-    assert sunk and all(q.likelihood < 0.3 for q in sunk)
+    assert sunk and all(q.likelihood < evidence.MIN_LIKELIHOOD for q in sunk)
     assert any({q.left_name, q.right_name} == {"Webhook Relay", "Webhook Relays"} for q in pending(NS))
     assert report.queued == 1
 

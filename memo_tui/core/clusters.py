@@ -35,10 +35,18 @@ def _family(kind: str) -> str:
     return "names" if kind in NAME_KINDS else "passages"
 
 
+# a name question joins two members into a family only when they are likely one (at 0.5 sibling code
+# identifiers such as `spinlock` / `spin_lock` joined families)
+JOINS_AT = 0.6
+
+
 def _links(q: QuestionView) -> bool:
     """Does the question join two members? An agent's proposal stays a pair of its own (a keep-apart
-    proposal says they differ; a merge proposal is the agent's claim, answered as such)."""
-    return q.left_id != q.right_id and q.proposed_by is None
+    proposal says they differ; a merge proposal is the agent's claim, answered as such); so does an
+    unlikely name question (`GitHub` / `GitHub Actions` must not chain two families into one)."""
+    if q.left_id == q.right_id or q.proposed_by is not None:
+        return False
+    return q.kind not in NAME_KINDS or q.likelihood >= JOINS_AT
 
 
 def _nodes(edges: list[QuestionView]) -> set[int]:

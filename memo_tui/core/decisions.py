@@ -115,12 +115,16 @@ def fold_entities(
     channel: str,
     rule: str | None = None,
     score: float | None = None,
+    why: str | None = None,
 ) -> DecisionView:
-    """Fold two entities and log it (used by manual folds and by the resolver's automatic folds).
-    Inside a caller's transaction (a resolution pass) it joins that one instead of a savepoint each."""
+    """Fold two entities and log it (used by manual folds and by the resolver's automatic folds);
+    `why` is told after the summary. Inside a caller's transaction (a resolution pass) it joins that
+    one instead of a savepoint each."""
     with nullcontext() if db.in_transaction() else db.atomic():
         summary = folds.fold(canonical, absorbed, decided_by=actor, channel=channel, rule=rule, score=score)
         payload = _fold_payload(summary, "folded")
+        if why:
+            payload["summary"] += f" ({why})"
         return record(namespace, "fold", actor, channel, payload, fold=summary.fold_id)
 
 

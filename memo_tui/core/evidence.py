@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
@@ -29,13 +30,16 @@ from itertools import chain, repeat
 from pathlib import Path
 from typing import NamedTuple
 
+from memo_tui.core import likelihood
+
 CALIBRATION = Path(__file__).with_name("calibration.json")
-MIN_LIKELIHOOD = 0.3  # below this a question is more than twice as likely wrong as right: not asked
-# Nor is a question whose expected yield (likelihood x log2(1 + impact)) is below this: a pair of
-# names seen once each must be likelier than 0.6 to be worth a reviewer's time, a pair seen 3 times 0.3.
-MIN_YIELD = 0.6
+# Below this a question is more than three times as likely wrong as right: not asked, but as a teaching
+# question (`resolver.TEACH_EVERY`). Impact never hides a question (it only ranks it); the cap handles volume.
+MIN_LIKELIHOOD = 0.25
+MIN_TEACH = 0.1  # below this (nine times as likely wrong as right) not even a teaching question is worth asking
 CERTAIN_NEIGHBOURS = 2  # identical merge keys fold unasked only when both names share this many rare neighbours
-PSEUDO_ANSWERS = 10  # how many of this store's answers weigh as much as the labelled prior
+LEARN_AFTER = 15  # a pattern whose standing answers are this many merges and nothing else folds unasked
+LEARNED = "learned:"  # the rule of a fold applied because reviewers here merged every question like it
 RARE_SHARE = 0.01  # a neighbour named by at most this share of live passages is rare
 # rules about two spellings of one word, where a rare spelling beside a common one looks like a typo
 SPELLING_RULES = frozenset({"edit-distance", "trigrams", "plural", "prefix", "same-merge-key", "accents"})
@@ -178,6 +182,8 @@ class Evidence(NamedTuple):
     contrasted_in: str | None = None
     prior: float = 0.5
     answered: tuple[int, int] = (0, 0)
+    pooled: float | None = None  # the prior pooled across kinds, when this store's own fit moved it
+    fitted_on: int = 0  # how many of this store's pairs of the pattern the fit saw
     # when the two share no neighbour: what the evidence is made of but the prior (its pattern, the
     # log-odds unrounded, shared sources, rare variant, no neighbours, defined in, contrasted in)
     local: tuple | None = None
@@ -201,11 +207,26 @@ class Evidence(NamedTuple):
             parts.append("one spelling is rare beside the other, as a typo is")
         if self.shared_sources:
             parts.append(f"{self.shared_sources} author{'s' if self.shared_sources > 1 else ''} wrote both")
-        text = "; ".join(parts)
+        if self.pooled is not None:
+            parts.append(store_note(self.prior, self.pooled, self.fitted_on))
+        text = "; ".join(filter(None, parts))
         merged, answered = self.answered
         if answered:  # last, so that a later pass can restate it (resolver.ANSWERED)
             text += f"; reviewers here merged {merged} of {answered} questions like this"
         return text
+
+
+STORE_NOTE = re.compile(r"; this store's pairs like this look the same [^;]*")
+
+
+def store_note(share: float, pooled: float, fitted_on: int) -> str:
+    """What a reason says of the store's own share of a pattern, when the fit moved it."""
+    if abs(share - pooled) < 0.01:
+        return ""
+    return (
+        f"this store's pairs like this look the same {share:.0%} of the time"
+        f" (fitted on {fitted_on}; {pooled:.0%} across kinds of text)"
+    )
 
 
 def pattern_of(rule: str, defined: bool = False) -> str:
@@ -214,14 +235,54 @@ def pattern_of(rule: str, defined: bool = False) -> str:
     return f"{rule}+defined" if defined else rule
 
 
-def prior(pattern: str, answers: dict[str, tuple[int, int]]) -> tuple[float, tuple[int, int]]:
-    """The labelled prior of a pattern, moved by this store's answers (a Beta update: the prior
-    weighs as much as PSEUDO_ANSWERS answers)."""
+def pooled_prior(pattern: str) -> float:
+    """The share of same-pairs among hand-labelled pairs of this pattern, pooled across kinds of text."""
     table = calibration()["priors"]
     fallback = table.get("+defined", table["default"]) if pattern.endswith("+defined") else table["default"]
-    base = table.get(pattern, fallback)
+    return table.get(pattern, fallback)
+
+
+def prior(pattern: str, answers: dict[str, tuple[int, int]]) -> tuple[float, tuple[int, int]]:
+    """The pooled prior of a pattern, moved by this store's answers alone (the store's share of the
+    pattern before any of its pairs is weighed). What a pass decides which pairs to read by; what
+    it ranks them by is the share fitted on them too (`store_shares`)."""
     merged, answered = answers.get(pattern, (0, 0))
-    return (base * PSEUDO_ANSWERS + merged) / (PSEUDO_ANSWERS + answered), (merged, answered)
+    weight = likelihood.SHARE_PAIRS
+    return (pooled_prior(pattern) * weight + merged) / (weight + answered), (merged, answered)
+
+
+def learned(answers: dict[str, tuple[int, int]]) -> dict[str, int]:
+    """The rules this store's reviewers have taught: every standing answer to questions of the rule's
+    plain pattern is a merge, and there are at least LEARN_AFTER of them (rule -> merges). One reject,
+    or a reverted learned fold, stops it."""
+    return {
+        pattern: merged
+        for pattern, (merged, answered) in answers.items()
+        if merged == answered >= LEARN_AFTER and not pattern.endswith("+defined")
+    }
+
+
+def learned_verdict(said: tuple, merges: int) -> tuple:
+    """An ask verdict's fields (kind, score, rule, and its reason if any) as a learned fold's."""
+    reason = said[3] if len(said) > 3 else ""
+    return ("fold", said[1], LEARNED + said[2], f"{reason}; reviewers here merged all {merges} questions like this")
+
+
+def store_shares(observed: Mapping[tuple[str, float], int], answers) -> likelihood.Shares:
+    """This store's share of same-pairs per pattern, fitted on its candidate pairs and answers
+    (`likelihood.fit`): observed is (pattern, what the pair's evidence adds) -> how many pairs."""
+    return likelihood.fit(observed, answers, pooled_prior)
+
+
+def rescored(found: Evidence, shares: likelihood.Shares) -> Evidence:
+    """The evidence with its pattern's share in this store as its prior."""
+    share = shares.of(found.pattern)
+    return found._replace(
+        likelihood=round(sigmoid(logit(share) + found.logit), 4),
+        prior=share,
+        pooled=pooled_prior(found.pattern),
+        fitted_on=shares.pairs.get(found.pattern, 0),
+    )
 
 
 def conflict_likelihood(rule: str) -> float:
@@ -354,13 +415,12 @@ def defines(text: str, left: set[str], right: set[str]) -> bool:
     return False
 
 
-def reachable(rule: str, answers: dict[str, tuple[int, int]], impact: int) -> bool:
-    """Whether any evidence could lift a question of this rule and impact to the thresholds, when no
+def reachable(rule: str, answers: dict[str, tuple[int, int]]) -> bool:
+    """Whether any evidence could lift a question of this rule to the likelihood floor, when no
     passage names both (none can then define one by the other): the most the facts add is every
     positive weight."""
     lift = sum(max(0.0, w) for w in calibration()["weights"].values())
-    best = sigmoid(logit(prior(rule, answers)[0]) + lift)
-    return best >= MIN_LIKELIHOOD and yield_of(best, impact) >= MIN_YIELD
+    return sigmoid(logit(prior(rule, answers)[0]) + lift) >= MIN_LIKELIHOOD
 
 
 def is_certain(found: Evidence) -> bool:

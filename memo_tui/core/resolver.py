@@ -8,17 +8,17 @@ are pending at once; what does not fit is counted as deferred and admitted by a 
 from __future__ import annotations
 
 import time
-from collections import ChainMap, defaultdict
+from collections import ChainMap, Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, astuple, dataclass
 from heapq import merge
-from itertools import chain, combinations, compress
+from itertools import chain, combinations, compress, islice
 from operator import itemgetter
 from typing import NamedTuple
 
 from peewee import fn
 
-from memo_tui.core import conflict_search, decisions, evidence, pass_memory, queue
+from memo_tui.core import conflict_search, decisions, evidence, likelihood, pass_memory, queue
 from memo_tui.core.evidence import Evidence, StoreFacts
 from memo_tui.core.folds import canonical_rank, follow_aliases
 from memo_tui.core.pass_memory import PairList, Sweep, add_pair
@@ -281,6 +281,7 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
     standing = known.standing(signatures)  # their passages are what they were
     unmoved = known.settled(standing, passage_signatures, named)  # and so are their neighbours
     answers = answer_counts(namespace)
+    learned = evidence.learned(answers)  # rules this store's reviewers taught: their asks fold unasked
     settled = settled_pairs(namespace, home)
     pending = _pending_pairs(namespace, home)
     unfolded = reverted_pairs(namespace, home)  # a reviewer undid their fold: ask, never fold again unasked
@@ -293,7 +294,7 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
     )  # as (low, high): a pair with a deleted side is no verdict's
     marked = dict.fromkeys(pending_, "pending") | dict.fromkeys(unfolded_, "unfolded")
     marked |= dict.fromkeys(settled_, "settled")  # one look-up a pair: most are none of these
-    hopeless: dict[tuple[str, int], Evidence | None] = {}  # (rule, impact) -> its prior, when no fact can help
+    hopeless: dict[str, Evidence | None] = {}  # rule -> its prior, when no fact can help
     facts = store_facts(set(), passages, named, sources, counts)  # the entities are added as they are wanted
     facts.answers = answers
     names_of = NamesOf(live)
@@ -346,7 +347,7 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
     # the asks the last pass kept whose key still holds are not visited; those whose key no longer
     # holds are, with what was kept of them
     kept, dropped = _still_kept(known, standing - found.fresh, unmoved, found, marked, counts, passages, answers,
-                                hopeless)  # fmt: skip
+                                hopeless, learned)  # fmt: skip
     verdicts = _to_visit(known, found, dropped)
     skipped: dict[tuple[str, int], PairList] = {}  # hopeless asks this pass finds it need not read, by (rule, impact)
     rest = PairList()  # the pairs visited that are not kept by key (those are, below)
@@ -366,6 +367,8 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
                 continue
             if pair in unfolded_:
                 said = _unfolded_said(said)
+        elif said[0] == "ask" and said[2] in learned:
+            said = evidence.learned_verdict(said, learned[said[2]])
         if said[0] == "fold" and pair not in pending_:  # a pending question is the reviewer's to answer
             fold_edges.append((Side(*live[low]), Side(*live[high])))
             rest.append(pair)
@@ -374,9 +377,9 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
             rest.append(pair)
         else:
             impact = min(counts.get(low, 0), counts.get(high, 0))
-            prior = hopeless.get((said[2], impact), _UNKNOWN)
+            prior = hopeless.get(said[2], _UNKNOWN)
             if prior is _UNKNOWN:
-                prior = _hopeless(said[2], impact, answers, hopeless)
+                prior = _hopeless(said[2], answers, hopeless)
             if prior is not None and passages.get(low, _NONE).isdisjoint(passages.get(high, _NONE)):
                 # no fact can lift it, and no passage names both: unread (what weighing it would find)
                 add_pair(skipped, (said[2], impact), pair)
@@ -429,18 +432,28 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
         said = None if settled else found.verdicts.get((a.id, b.id) if a.id < b.id else (b.id, a.id))
         if said is not None and said[0] == "fold":
             return verdict(said)
-        return judge_pair(name_of(a.id), name_of(b.id), settled=settled)
+        said = judge_pair(name_of(a.id), name_of(b.id), settled=settled)
+        if said.kind == "ask" and said.rule in learned:
+            return verdict(evidence.learned_verdict(astuple(said), learned[said.rule]))
+        return said
 
-    def certain(a: Side, b: Side) -> Evidence | None:
-        """None when a fold verdict is certain; else the evidence for asking instead. A pair a reviewer
-        is being asked about, or whose fold a reviewer reverted, is never folded unasked."""
+    def certain(a: Side, b: Side, rule: str = FOLD_RULE) -> Evidence | None:
+        """None when a fold verdict of `rule` is certain; else the evidence for asking instead. A pair
+        a reviewer is being asked about, or whose fold a reviewer reverted, is never folded unasked.
+        A learned fold needs no shared neighbours (the reviewers' answers are its evidence), only no
+        passage that sets the two spellings side by side."""
         pair = (a.id, b.id) if a.id < b.id else (b.id, a.id)  # the evidence is the same either way
         if pair not in doubts:
-            local = kept_fold(pair)
-            found = weigh(a, b, FOLD_RULE) if local is None else evidence.remade(local, answers)
             sides = frozenset(pair)
             asked = sides in pending or sides in unfolded
-            doubts[pair] = None if evidence.is_certain(found) and not asked else found
+            if rule.startswith(evidence.LEARNED):
+                found = weigh(a, b, rule.removeprefix(evidence.LEARNED))
+                sure = not (found.contrasted_in and not found.defined_in)
+            else:
+                local = kept_fold(pair)
+                found = weigh(a, b, FOLD_RULE) if local is None else evidence.remade(local, answers)
+                sure = evidence.is_certain(found)
+            doubts[pair] = None if sure and not asked else found
         return doubts[pair]
 
     _stop_if(cancelled)
@@ -462,7 +475,7 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
     for pair, (rule, impact, *_) in revived:
         said = _unfolded_said(found.verdicts[pair]) if pair in unfolded_ else found.verdicts[pair]
         made.append(Ask(Side(*live[pair[0]]), Side(*live[pair[1]]), verdict(said), impact,
-                        hopeless[rule, impact]))  # fmt: skip
+                        hopeless[rule]))  # fmt: skip
     made.sort(key=lambda q: (q.left.id, q.right.id))
     asks[:main] = merge(asks[:main], made, key=lambda q: (q.left.id, q.right.id))  # in the order of a visit
     main += len(made)
@@ -474,22 +487,41 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
         pair = (q.left.id, q.right.id)
         meet = not facts.passage_set(pair[0]).isdisjoint(facts.passage_set(pair[1]))
         rule = q.verdict.rule
-        if not meet and _hopeless(rule, q.impact, answers, hopeless) is not None:  # the next pass need not read it
+        if not meet and _hopeless(rule, answers, hopeless) is not None:  # the next pass need not read it
             add_pair(kept_here, (rule, q.impact, None, False), pair)
         elif q.evidence.local is not None:  # its sides share no neighbour: nor need it weigh it while they stand
             add_pair(kept_here, (rule, q.impact, q.evidence.local, meet), pair)
         else:
             rest.append(pair)
     weighed = {pair: q.local for pair, q in doubts.items() if q is not None and q.local is not None}
-    kept_likely, unread_kept, remade_kept = _kept_asks(kept, answers, hopeless, remake)
-    left_unread += unread_kept
-    report.unlikely += left_unread + remade_kept - sum(len(pairs) for _, _, pairs in kept_likely)
-    report.not_reweighed = unread_again + unread_kept + len(remade) + remade_kept
     # a keep-apart decision on an entity folded in this pass now covers its canonical
     settled = {frozenset(absorbed_into[x].id if x in absorbed_into else x for x in pair) for pair in settled}
     asks = _follow_folds(asks, absorbed_into, grown, settled, pending, weigh, name_of, checked=main)
-    likely = [q for q in asks if q.evidence.likelihood >= evidence.MIN_LIKELIHOOD and q.priority >= evidence.MIN_YIELD]
+    # every ask is ranked by this store's own shares, fitted on all of them (those left unread keep their prior)
+    shares = _store_shares(namespace, asks, kept, answers, hopeless)
+    unread = {id(found) for found in hopeless.values() if found is not None}
+    rescored: dict[int, tuple[Evidence, Evidence]] = {}  # id -> (evidence, rescored): asks share evidences
+
+    def rescore(found: Evidence) -> Evidence:
+        if id(found) in unread:
+            return found
+        done = rescored.get(id(found))
+        if done is None:
+            done = rescored[id(found)] = (found, evidence.rescored(found, shares))
+        return done[1]
+
+    asks = [q._replace(evidence=rescore(q.evidence)) for q in asks]
+    kept_likely, kept_teachable, unread_kept, remade_kept = _kept_asks(
+        kept, answers, hopeless, lambda local: rescore(remake(local))
+    )
+    rescored.clear()
+    left_unread += unread_kept
+    report.unlikely += left_unread + remade_kept - sum(len(pairs) for _, _, pairs in kept_likely)
+    report.not_reweighed = unread_again + unread_kept + len(remade) + remade_kept
+    likely = [q for q in asks if q.evidence.likelihood >= evidence.MIN_LIKELIHOOD]
     report.unlikely += len(asks) - len(likely)
+    # what only a teaching question may serve: weighed, under the floor, not hopeless
+    unlikely = [q for q in asks if evidence.MIN_TEACH <= q.evidence.likelihood < evidence.MIN_LIKELIHOOD]
     memory = conflict_search.finish(search)  # queued now: the search may have run beside the folds
     # what only the weighing read, let go before the save, where a large pass peaks: the passages,
     # neighbours and asks too unlikely to admit were a twentieth of it at a million names
@@ -504,10 +536,20 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
             pass_memory.Known(signatures, passage_signatures, weighed, pass_memory.joined(kept, kept_here), rest),
         )
         # before admission, so that it counts the pending questions as the answers now weigh them
-        _reweigh_pending(namespace, answers)
+        _reweigh_pending(namespace, answers, shares)
     _stop_if(cancelled)
 
-    _admit(namespace, likely, cap, report, dry_run, name_of, kept_likely, ask_of)
+    _admit(
+        namespace,
+        likely,
+        cap,
+        report,
+        dry_run,
+        name_of,
+        kept_likely,
+        ask_of,
+        unlikely + [ask_of(min(pairs), impact, found) for found, impact, pairs in kept_teachable],
+    )
     if progress is not None:
         progress(len(verdicts), len(verdicts))
     report.memory_unchanged = memory.unchanged
@@ -564,7 +606,7 @@ def _weigh_early(judging, known, live, marked, unmoved, passages, counts, hopele
         if said is None or said[0] != "ask" or pair in marked or low not in live or high not in live:
             continue
         impact = min(counts.get(low, 0), counts.get(high, 0))
-        if _hopeless(said[2], impact, facts.answers, hopeless) is not None and passages.get(
+        if _hopeless(said[2], facts.answers, hopeless) is not None and passages.get(
             low, _NONE).isdisjoint(passages.get(high, _NONE)):  # fmt: skip
             continue  # unread
         local = known.weighed.get(pair) if low in unmoved and high in unmoved else None
@@ -595,7 +637,7 @@ def _unfolded_said(said: tuple) -> tuple:
     return ("ask", said[1], said[2], "; a fold of these was reverted") if said[0] == "fold" else said
 
 
-def _still_kept(known, steady, unmoved, found, marked, counts, passages, answers, hopeless):
+def _still_kept(known, steady, unmoved, found, marked, counts, passages, answers, hopeless, learned):
     """The asks the last pass kept (`Known.kept`) whose key still holds, by key; and the others, each
     with what its evidence was made of (None for a hopeless one left unread):
     this pass visits those.
@@ -605,7 +647,7 @@ def _still_kept(known, steady, unmoved, found, marked, counts, passages, answers
     something, while both sides are `unmoved` (its evidence is what it was but for the prior); for a
     hopeless ask left unread, while its rule is still hopeless, both sides' passages stand (`steady`:
     so do the impact, and that they share none) or, when one side's changed, while its rule is
-    hopeless at the impact now and no passage names both."""
+    hopeless and no passage names both. Asks of a rule the reviewers have taught are visited (they fold)."""
     # one sweep of the pairs of every key alike, not one of each key's: whose side moved (its passages
     # changed), for an unread ask; or stirred (so did its neighbours'), for one whose evidence was made of something
     unread = {key: pairs for key, pairs in known.kept.items() if key[2] is None}
@@ -617,8 +659,11 @@ def _still_kept(known, steady, unmoved, found, marked, counts, passages, answers
     dropped: dict[tuple[int, int], tuple | None] = {}
     for key, pairs in known.kept.items():
         rule, impact, local, meet = key
-        if local is None and _hopeless(rule, impact, answers, hopeless) is None:  # the answers lifted the rule
+        if local is None and _hopeless(rule, answers, hopeless) is None:  # the answers lifted the rule
             dropped.update(dict.fromkeys(pairs))
+            continue
+        if rule in learned:
+            dropped.update(dict.fromkeys(pairs, local))
             continue
         stirred, near = near_stirred.get(key, ()), near_marked.get(key, ())
         if not (stirred or near):
@@ -630,7 +675,7 @@ def _still_kept(known, steady, unmoved, found, marked, counts, passages, answers
             pair = (pairs.lows[at], pairs.highs[at])
             if local is None and pair in found.verdicts and pair not in marked and found.fresh.isdisjoint(pair):
                 now = min(counts.get(pair[0], 0), counts.get(pair[1], 0))
-                if _hopeless(rule, now, answers, hopeless) is not None and passages.get(pair[0], _NONE).isdisjoint(
+                if _hopeless(rule, answers, hopeless) is not None and passages.get(pair[0], _NONE).isdisjoint(
                     passages.get(pair[1], _NONE)
                 ):  # a side's passages changed, and the ask is still hopeless: unread still, in its list
                     # while its impact is what it was (most often a hub's new passages beside the other side)
@@ -691,7 +736,7 @@ def _split_touched(kept: dict, near_touched: dict, near_folding: dict, folding: 
             quiet[key] = pairs
             continue
         rule, impact, local, meet = key
-        unread = local is None or (_hopeless(rule, impact, answers, hopeless) is not None and not meet)
+        unread = local is None or (_hopeless(rule, answers, hopeless) is not None and not meet)
         (revived if unread else late).extend(((pairs.lows[at], pairs.highs[at]), key) for at in places)
         left = pairs.without(places)
         if left:
@@ -699,24 +744,40 @@ def _split_touched(kept: dict, near_touched: dict, near_folding: dict, folding: 
     return quiet, late, revived
 
 
-def _kept_asks(kept: dict, answers, hopeless, remake) -> tuple[list, int, int]:
-    """Of the asks kept (`_still_kept`): the likely ones as (evidence, impact, pairs), how many are left
-    unread (hopeless, and no passage names both), and how many had their evidence remade."""
-    likely, unread, remade = [], 0, 0
+def _store_shares(namespace: str, asks: list[Ask], kept: dict, answers, hopeless) -> likelihood.Shares:
+    """This store's share of same-pairs per pattern, fitted on every candidate pair it holds: the
+    asks visited (`asks`), those kept from the last pass (`kept`) and the pending questions, but
+    those left unread (no fact was read for them)."""
+    unread = {id(found) for found in hopeless.values() if found is not None}
+    observed: Counter = Counter((q.evidence.pattern, q.evidence.logit) for q in asks if id(q.evidence) not in unread)
+    for (rule, _, local, meet), pairs in kept.items():
+        if pairs and local is not None and (meet or _hopeless(rule, answers, hopeless) is None):
+            observed[local[0], round(local[1], 4)] += len(pairs)
+    asked = Question.select(fn.COALESCE(Question.pattern, Question.rule), Question.evidence).where(
+        (Question.namespace == namespace) & (Question.kind == "entity_pair") & (Question.status == "pending")
+    )
+    observed.update((pattern, round(x or 0.0, 4)) for pattern, x in asked.tuples())
+    return evidence.store_shares(observed, answers)
+
+
+def _kept_asks(kept: dict, answers, hopeless, remake) -> tuple[list, list, int, int]:
+    """Of the asks kept (`_still_kept`): the likely ones as (evidence, impact, pairs), those under the
+    floor that a teaching question may serve, how many are left unread (hopeless, and no passage names
+    both), and how many had their evidence remade."""
+    likely, teachable, unread, remade = [], [], 0, 0
     for (rule, impact, local, meet), pairs in kept.items():
         if not pairs:
             continue
-        if local is None or (_hopeless(rule, impact, answers, hopeless) is not None and not meet):
+        if local is None or (_hopeless(rule, answers, hopeless) is not None and not meet):
             unread += len(pairs)
             continue
         again = remake(local)
         remade += len(pairs)
-        if (
-            again.likelihood >= evidence.MIN_LIKELIHOOD
-            and evidence.yield_of(again.likelihood, impact) >= evidence.MIN_YIELD
-        ):
+        if again.likelihood >= evidence.MIN_LIKELIHOOD:
             likely.append((again, impact, pairs))
-    return likely, unread, remade
+        elif again.likelihood >= evidence.MIN_TEACH:
+            teachable.append((again, impact, pairs))
+    return likely, teachable, unread, remade
 
 
 def _touching(pairs, ids: set[int]) -> list[tuple[int, int]]:
@@ -727,22 +788,21 @@ def _rank(name: Side, counts: dict[int, int]) -> tuple:
     return canonical_rank(name.id, name.name, counts.get(name.id, 0))
 
 
-def _hopeless(rule: str, impact: int, answers, hopeless: dict[tuple[str, int], Evidence | None]) -> Evidence | None:
-    """The prior of a rule no fact could lift to the thresholds at this impact, when no passage names
-    both sides (none can then define one by the other); None when some fact could."""
-    key = (rule, impact)
-    if key not in hopeless:
+def _hopeless(rule: str, answers, hopeless: dict[str, Evidence | None]) -> Evidence | None:
+    """The prior of a rule no fact could lift to the likelihood floor, when no passage names both
+    sides (none can then define one by the other); None when some fact could."""
+    if rule not in hopeless:
         base = evidence.prior(rule, answers)[0]
-        hopeless[key] = None if evidence.reachable(rule, answers, impact) else Evidence(rule, base, 0.0, prior=base)
-    return hopeless[key]
+        hopeless[rule] = None if evidence.reachable(rule, answers) else Evidence(rule, base, 0.0, prior=base)
+    return hopeless[rule]
 
 
-def _weighed(ask: Ask, weigh, facts: StoreFacts, hopeless: dict[tuple[str, int], Evidence | None]) -> Ask:
+def _weighed(ask: Ask, weigh, facts: StoreFacts, hopeless: dict[str, Evidence | None]) -> Ask:
     """The ask with its evidence; a rule no fact could lift to the thresholds keeps its prior, unweighed."""
     if ask.evidence is not None:
         return ask
     rule = ask.verdict.rule
-    found = _hopeless(rule, ask.impact, facts.answers, hopeless)
+    found = _hopeless(rule, facts.answers, hopeless)
     if found is not None:
         if facts.passage_set(ask.left.id).isdisjoint(facts.passage_set(ask.right.id)):  # none can define one
             return Ask(ask.left, ask.right, ask.verdict, ask.impact, found)
@@ -750,8 +810,9 @@ def _weighed(ask: Ask, weigh, facts: StoreFacts, hopeless: dict[tuple[str, int],
 
 
 def answer_counts(namespace: str) -> dict[str, tuple[int, int]]:
-    """Per rule: (merged, answered) among this store's standing answers by a person or an agent. A
-    reverted answer puts its question back to pending, so it no longer counts."""
+    """Per rule: (merged, answered) among this store's standing answers by a person or an agent, and
+    its learned folds a reviewer reverted (each a "not the same"). A reverted answer puts its question
+    back to pending, so it no longer counts."""
     query = (
         Question.select(fn.COALESCE(Question.pattern, Question.rule), Question.status, fn.COUNT(Question.id))
         .where(
@@ -766,6 +827,15 @@ def answer_counts(namespace: str) -> dict[str, tuple[int, int]]:
     for rule, status, count in query.tuples():
         merged, answered = out.get(rule, (0, 0))
         out[rule] = (merged + (count if status == "merged" else 0), answered + count)
+    # a learned fold a reviewer reverted answers its pattern "not the same"
+    reverted = (
+        Fold.select(Fold.rule, fn.COUNT(Fold.id))
+        .where((Fold.namespace == namespace) & Fold.rule.startswith(evidence.LEARNED) & Fold.reverted_at.is_null(False))
+        .group_by(Fold.rule)
+    )
+    for rule, count in reverted.tuples():
+        merged, answered = out.get(rule.removeprefix(evidence.LEARNED), (0, 0))
+        out[rule.removeprefix(evidence.LEARNED)] = (merged, answered + count)
     return out
 
 
@@ -774,17 +844,21 @@ _UNKNOWN = object()
 _NONE: frozenset[int] = frozenset()
 
 
-def _reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]]) -> None:
-    """Pending name questions take the store's latest answers into their likelihood, rank and reason."""
+def _reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]], shares: likelihood.Shares) -> None:
+    """Pending name questions take the store's latest fit and answers into their likelihood, rank and
+    reason (what their own pair's evidence added is kept as it was when they were asked)."""
     pattern = fn.COALESCE(Question.pattern, Question.rule)
     rows = Question.select(
         Question.id, pattern, Question.evidence, Question.impact, Question.likelihood, Question.reason
     ).where((Question.namespace == namespace) & (Question.kind == "entity_pair") & (Question.status == "pending"))
     changed = []
     for qid, rule, extra, impact, old, reason in rows.tuples():
-        base, (merged, answered) = evidence.prior(rule, answers)
-        new = round(evidence.sigmoid(evidence.logit(base) + (extra or 0.0)), 4)
-        said = reason.split(ANSWERED)[0] + (f"{ANSWERED}{merged} of {answered} questions like this" if answered else "")
+        merged, answered = answers.get(rule, (0, 0))
+        share = shares.of(rule)
+        new = round(evidence.sigmoid(evidence.logit(share) + (extra or 0.0)), 4)
+        note = evidence.store_note(share, evidence.pooled_prior(rule), shares.pairs.get(rule, 0))
+        said = evidence.STORE_NOTE.sub("", reason.split(ANSWERED)[0]) + (f"; {note}" if note else "")
+        said += f"{ANSWERED}{merged} of {answered} questions like this" if answered else ""
         if new != old or said != reason:
             changed.append((qid, new, evidence.yield_of(new, impact), said))
     with writing(namespace):
@@ -820,7 +894,7 @@ def _apply_folds(
     absorbed_into: dict[int, Side] = {}
     for members in groups.values():
         _stop_if(cancelled)
-        if all(certain(a, b) is not None for a, b in combinations(members, 2)):  # the same either way round
+        if all(certain(a, b, judge(a, b).rule) is not None for a, b in combinations(members, 2)):  # either way round
             # nothing here folds unasked: its questions, without a write (nor a lock to wait for)
             _fold_group(namespace, members, {}, counts, settled, asks, absorbed_into, report, True, certain, judge)
             continue
@@ -858,10 +932,11 @@ def _fold_group(
     leftover = []
     for member in rest:
         said = verdict(canonical, member)
-        doubt = certain(canonical, member) if said.kind == "fold" else None
+        doubt = certain(canonical, member, said.rule) if said.kind == "fold" else None
         if doubt is not None:  # the names agree, but the store does not say enough to fold unasked
             report.not_certain += 1
-            said = Verdict("ask", said.score, said.rule, f"{said.reason}; not folded unasked")
+            rule = said.rule.removeprefix(evidence.LEARNED)
+            said = Verdict("ask", said.score, rule, f"{said.reason}; not folded unasked")
             asks.append(
                 Ask(
                     canonical,
@@ -878,7 +953,10 @@ def _fold_group(
             leftover.append(member)
             continue
         if not dry_run:
-            decisions.fold_entities(namespace, rows[canonical.id], rows[member.id], AUTO, AUTO, said.rule, said.score)
+            why = said.reason.rsplit("; ", 1)[-1] if said.rule.startswith(evidence.LEARNED) else None
+            decisions.fold_entities(
+                namespace, rows[canonical.id], rows[member.id], AUTO, AUTO, said.rule, said.score, why=why
+            )
         counts[canonical.id] = counts.get(canonical.id, 0) + counts.get(member.id, 0)
         absorbed_into[member.id] = canonical
         merged.setdefault(canonical.id, {canonical.id}).update(merged.get(member.id, {member.id}))
@@ -922,20 +1000,26 @@ def _follow_folds(asks, absorbed_into, counts, settled, pending, weigh, name_of,
 
 
 def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_run: bool, name_of, kept=(),
-           ask_of=None) -> None:  # fmt: skip
-    """Queue the highest-impact questions up to the cap; count the rest as deferred. `kept`: more
-    likely asks, as (evidence, impact, pairs) (`_kept_asks`), made asks by `ask_of` only when they
-    might be admitted; `name_of`: an entity's `Name`, for the reasons of those admitted (`told`)."""
-    # a question this store's answers have sunk below the floor stays (a reviewer may have seen it) but
-    # does not hold a place that a likelier question could take
-    waiting = Question.select().where(
-        (Question.namespace == namespace)
-        & (Question.kind == "entity_pair")
-        & (Question.status == "pending")
-        & (Question.likelihood >= evidence.MIN_LIKELIHOOD)
+           ask_of=None, unlikely=()) -> None:  # fmt: skip
+    """Queue the best-ranked questions up to the cap, one place in TEACH_EVERY for the question that
+    would teach the store most (`_teaching`); count the rest as deferred. `kept`: more likely asks,
+    as (evidence, impact, pairs) (`_kept_asks`), made asks by `ask_of` only when they might be
+    admitted; `unlikely`: asks under the floor a teaching question may serve (one of each kept group
+    stands for it); `name_of`: an entity's `Name`, for the reasons of those admitted (`told`)."""
+    pending = Question.select(Question.likelihood, Question.reason, fn.COALESCE(Question.pattern, Question.rule)).where(
+        (Question.namespace == namespace) & (Question.kind == "entity_pair") & (Question.status == "pending")
     )
-    slots = max(0, cap - waiting.count())
+    # a question this store's answers have sunk below the floor stays (a reviewer may have seen it) but
+    # does not hold a place that a likelier question could take; nor does a teaching question
+    waiting, taught = 0, set()
+    for found, reason, pattern in pending.tuples():
+        if TEACHES in reason:
+            taught.add(pattern)
+        elif found >= evidence.MIN_LIKELIHOOD:
+            waiting += 1
+    slots = max(0, cap - waiting)
     total = len(asks) + sum(len(pairs) for _, _, pairs in kept)
+    unexpanded = list(kept)
     if slots:  # the best groups, until they hold more than the slots (and every group as good as the last)
         made, last = 0, None
         for found, impact, pairs in sorted(
@@ -946,11 +1030,16 @@ def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_ru
                 break
             asks += [ask_of(pair, impact, found) for pair in pairs]
             made, last = made + len(pairs), rank
-    asks.sort(
-        key=lambda q: (-q.priority, -q.evidence.likelihood, min(q.left.id, q.right.id), max(q.left.id, q.right.id))
-    )
-    admitted, report.deferred = asks[:slots], max(0, total - slots)
-    report.queued = len(admitted)
+            unexpanded.remove((found, impact, pairs))
+    asks.sort(key=_ask_order)
+    ranked = slots - slots // TEACH_EVERY
+    others = asks[ranked:] + [ask_of(min(pairs), impact, found) for found, impact, pairs in unexpanded]
+    teaching = _teaching(sorted(others + list(unlikely), key=_ask_order), slots - ranked, taught)
+    teaches = {id(q) for q in teaching}
+    admitted = asks[:ranked] + teaching
+    admitted += islice((q for q in islice(asks, ranked, None) if id(q) not in teaches), slots - len(admitted))
+    under = sum(q.evidence.likelihood < evidence.MIN_LIKELIHOOD for q in teaching)
+    report.queued, report.deferred = len(admitted), max(0, total - (len(admitted) - under))
     if dry_run or not admitted:
         return
     now = utcnow()
@@ -964,7 +1053,7 @@ def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_ru
             "right_name": q.right.name,
             "score": q.verdict.score,
             "rule": q.verdict.rule,
-            "reason": f"{_told(q, name_of)}; {q.evidence.words()}",
+            "reason": f"{_told(q, name_of)}; {q.evidence.words()}{TEACHES if id(q) in teaches else ''}",
             "impact": q.impact,
             "pattern": q.evidence.pattern,
             "likelihood": q.evidence.likelihood,
@@ -977,6 +1066,31 @@ def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_ru
     with writing(namespace):
         for start in range(0, len(rows), 500):
             Question.insert_many(rows[start : start + 500]).execute()
+
+
+TEACH_EVERY = 10  # one admitted question in this many is the one that would teach the store most
+TEACHES = "; asked to learn how this store answers questions like it"
+
+
+def _ask_order(q: Ask) -> tuple:
+    return (-q.priority, -q.evidence.likelihood, min(q.left.id, q.right.id), max(q.left.id, q.right.id))
+
+
+def _teaching(asks: list[Ask], places: int, taught: set[str]) -> list[Ask]:
+    """The asks that would teach the store most, one a pattern, for `places` places: patterns with
+    fewer answers here than it takes to learn one, likelihood nearest a half first (the reviewer's
+    answer is then least foreseeable), then fewer answers, then rank. They may lie under the
+    likelihood floor: how else would a store show that its pairs of a pattern are the same? A pattern
+    with a teaching question pending (`taught`) waits for its answer."""
+    best: dict[str, tuple[tuple, Ask]] = {}
+    for at, q in enumerate(asks):
+        answered = q.evidence.answered[1]
+        if answered >= evidence.LEARN_AFTER or q.evidence.pattern in taught:
+            continue
+        key = (round(abs(q.evidence.likelihood - 0.5), 4), answered, at)
+        if q.evidence.pattern not in best or key < best[q.evidence.pattern][0]:
+            best[q.evidence.pattern] = (key, q)
+    return [q for _, q in sorted(best.values(), key=itemgetter(0))[:places]]
 
 
 def _told(q: Ask, name_of) -> str:

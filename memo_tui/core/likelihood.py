@@ -1,0 +1,78 @@
+"""The store's own share of same-pairs per pattern: the Fellegi–Sunter mixing weight, fitted by EM.
+
+A candidate pair's likelihood is `logit(likelihood) = logit(share(pattern)) + x`, where `x` is what
+the pair's own evidence adds (`evidence.weigh`: the sum of the pooled features' weights, each a log
+likelihood ratio) and `share` is how many of the store's pairs of that pattern are the same. The
+pooled share (`calibration.json`, fitted on hand-labelled kinds of text) is where the fit starts and
+what it is pulled towards, weighing as much as SHARE_PAIRS pairs; the store's answers are pairs whose
+class is known; every other candidate pair of the store counts by how likely it is the same under
+the current share (the E step), until the shares settle (the M step). So a small store keeps the
+pooled figures, and a store whose pairs of a pattern carry more (or less) evidence of sameness than
+the labelled kinds did moves that pattern's share.
+
+Only the shares are fitted: fitting the features' ratios too (their m and u) was tried on the
+labelled stores and sank half the true pairs below the floor (the store's mass of different pairs
+pulls a feature's ratio wherever they lie). Deterministic: pairs are counted by (pattern, x) and the
+fit visits those counts in sorted order.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
+
+SHARE_PAIRS = 20.0  # how many pairs a pattern's pooled share weighs as against the store's own
+ROUNDS = 50  # EM rounds at most; a round that moves no share by 1e-6 ends the fit
+SETTLED = 1e-6
+
+
+def _sigmoid(x: float) -> float:
+    return 1 / (1 + math.exp(-x)) if x >= 0 else math.exp(x) / (1 + math.exp(x))
+
+
+def _logit(p: float) -> float:
+    p = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
+
+
+@dataclass(frozen=True)
+class Shares:
+    """A store's fitted share of same-pairs per pattern, and what it was fitted on."""
+
+    share: dict[str, float]  # pattern -> share of same-pairs in this store
+    pairs: dict[str, int]  # pattern -> how many of the store's pairs it was fitted on
+    pooled: Callable[[str], float]  # pattern -> the share pooled across kinds of text
+
+    def of(self, pattern: str) -> float:
+        found = self.share.get(pattern)
+        return self.pooled(pattern) if found is None else found
+
+
+def fit(
+    observed: Mapping[tuple[str, float], int],
+    answers: Mapping[str, tuple[int, int]],
+    pooled: Callable[[str], float],
+) -> Shares:
+    """Fit each pattern's share on the store's pairs (`observed`: (pattern, x) -> how many pairs), its
+    answers (pattern -> (merged, answered)) and the pooled shares."""
+    by_pattern: dict[str, list[tuple[float, int]]] = {}
+    for (pattern, x), count in sorted(observed.items()):
+        by_pattern.setdefault(pattern, []).append((x, count))
+    share, pairs = {}, {}
+    for pattern in sorted(set(by_pattern) | set(answers)):
+        rows = by_pattern.get(pattern, [])
+        merged, answered = answers.get(pattern, (0, 0))
+        start = pooled(pattern)
+        total = sum(count for _, count in rows) + answered + SHARE_PAIRS
+        now = start
+        for _ in range(ROUNDS):
+            same = sum(count * _sigmoid(_logit(now) + x) for x, count in rows)
+            new = (same + merged + SHARE_PAIRS * start) / total
+            settled = abs(new - now) < SETTLED
+            now = new
+            if settled:
+                break
+        share[pattern] = round(now, 4)
+        pairs[pattern] = sum(count for _, count in rows)
+    return Shares(share, pairs, pooled)

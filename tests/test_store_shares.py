@@ -1,0 +1,44 @@
+"""The store's own share of same-pairs per pattern (Fellegi-Sunter's mixing weight, fitted by EM)."""
+
+import pytest
+
+from memo_tui.core import likelihood
+
+
+def pooled(pattern: str) -> float:
+    return {"plural": 0.7, "edit-distance": 0.165}.get(pattern, 0.5)
+
+
+def test_a_store_without_pairs_or_answers_keeps_the_pooled_shares():
+    shares = likelihood.fit({}, {}, pooled)
+    assert shares.of("plural") == 0.7 and shares.of("edit-distance") == 0.165
+
+
+def test_pairs_that_carry_no_evidence_leave_the_share_where_it_was_pooled():
+    shares = likelihood.fit({("edit-distance", 0.0): 500}, {}, pooled)
+    assert shares.of("edit-distance") == pytest.approx(0.165, abs=1e-4)
+    assert shares.pairs["edit-distance"] == 500
+
+
+def test_a_store_whose_pairs_share_rare_company_raises_the_share_and_one_whose_pairs_do_not_lowers_it():
+    up = likelihood.fit({("edit-distance", 0.9): 200}, {}, pooled).of("edit-distance")
+    down = likelihood.fit({("edit-distance", -0.3): 200}, {}, pooled).of("edit-distance")
+    assert down < 0.165 < up
+    # a few pairs move it little: the pooled share weighs as much as SHARE_PAIRS pairs
+    few = likelihood.fit({("edit-distance", 0.9): 2}, {}, pooled).of("edit-distance")
+    assert 0.165 < few < up
+
+
+def test_answers_are_pairs_whose_class_is_known():
+    merged = likelihood.fit({}, {"edit-distance": (10, 10)}, pooled).of("edit-distance")
+    rejected = likelihood.fit({}, {"edit-distance": (0, 10)}, pooled).of("edit-distance")
+    assert merged == pytest.approx((10 + 20 * 0.165) / 30, abs=1e-4)
+    assert rejected == pytest.approx(20 * 0.165 / 30, abs=1e-4)
+
+
+def test_the_fit_is_the_same_whatever_order_the_pairs_come_in():
+    rows = [(("plural", x / 10), n) for x, n in zip(range(-5, 6), range(1, 12), strict=True)]
+    rows += [(("edit-distance", x / 7), n) for x, n in zip(range(-3, 9), range(5, 17), strict=True)]
+    forward = likelihood.fit(dict(rows), {"plural": (3, 4)}, pooled)
+    backward = likelihood.fit(dict(reversed(rows)), {"plural": (3, 4)}, pooled)
+    assert forward.share == backward.share and forward.pairs == backward.pairs
