@@ -524,3 +524,15 @@ async def test_a_proposal_on_a_pair_already_asked_is_written_beside_it(team):
     reason = Question.get_by_id(asked.id).reason
     assert reason.startswith(asked.reason)
     assert reason.count("agent scribe proposes they are different: one is the team, one the tool") == 1
+
+
+@pilot_test
+async def test_search_entities_sees_the_graph_as_it_changes(team):
+    async with Client(build_server(NS, agent="scribe")) as client:
+        error, before = await call(client, "search_entities", query="Zephyr Queu")
+        assert not error and not [hit for hit in before["result"] if hit["name"].startswith("Zephyr")]
+        await call(client, "ingest_passages", passages=[{"id": "z1", "text": "Zephyr Queue feeds Orion Relay."}])
+        error, after = await call(client, "search_entities", query="Zephyr Queu")
+        assert not error and after["result"][0]["name"] == "Zephyr Queue" and after["result"][0]["passages"] == 1
+        error, short = await call(client, "search_entities", query="ze")  # a word's opening is enough
+        assert not error and "Zephyr Queue" in [hit["name"] for hit in short["result"]]
