@@ -7,7 +7,6 @@ import weakref
 from collections import defaultdict
 from dataclasses import dataclass
 
-import numpy as np
 from peewee import JOIN, fn
 from rapidfuzz import fuzz, process
 
@@ -68,6 +67,8 @@ class _Finder:
     """A namespace's spellings at one graph version, with the spellings each 3-gram occurs in."""
 
     def __init__(self, known: list[Spelling]) -> None:
+        import numpy as np  # only a search needs it: the TUI's start does not pay for it
+
         self.known = known
         postings: dict[str, list[int]] = defaultdict(list)
         for index, spelling in enumerate(known):
@@ -77,6 +78,8 @@ class _Finder:
 
     def candidates(self, query: str) -> dict[int, str]:
         """The spellings sharing most 3-grams with the query (at most CANDIDATES), by index."""
+        import numpy as np
+
         lists = [self.postings[gram] for gram in _grams(query) if gram in self.postings]
         if not lists:
             return {}

@@ -135,7 +135,8 @@ def ingest_as_agent(namespace: str, records: list[PassageRecord], agent: str) ->
         revisions.extend((people[t][0], record.external_id) for t in record.supersedes if t in people)
         written.append(replace(record, supersedes=kept))
     report = ingest_records(namespace, written)
-    return report, [q for q in (_propose_revision(namespace, *pair, agent) for pair in revisions) if q is not None]
+    asked = (_propose_revision(namespace, *pair, agent) for pair in dict.fromkeys(revisions))
+    return report, list(dict.fromkeys(q for q in asked if q is not None))
 
 
 def _declared(record: PassageRecord) -> str | None:
