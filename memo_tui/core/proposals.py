@@ -161,8 +161,8 @@ def _persons_live(namespace: str, external_ids: list[str]) -> dict[str, tuple[in
 
 
 def _propose_revision(namespace: str, persons_id: int, agents_external_id: str, agent: str) -> int | None:
-    """Queue "which stands?" on a person's passage and the agent's text beside it (None: one of them
-    is gone, or they are asked already)."""
+    """Queue "which stands?" on a person's passage and the agent's text beside it; the question's id
+    (the pending one when the pair is asked already), None when one of them is no longer live."""
     with writing(namespace):
         persons = Passage.get_or_none((Passage.id == persons_id) & Passage.retired_at.is_null())
         agents = Passage.get_or_none(

@@ -19,7 +19,7 @@ from datetime import UTC, datetime
 from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
 from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
@@ -291,6 +291,8 @@ class _Server(MCPServer):
     async def call_tool(self, name, arguments, context=None):
         try:
             return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError:
+            raise  # a crash: the SDK logs it and sends a line that names no detail
         except ToolError as exc:
             if isinstance(exc.__cause__, ValidationError):
                 raise ToolError(_said(f"{name}: {_argument_error(exc.__cause__)}", {})) from None
