@@ -215,3 +215,25 @@ def test_inserted_times_are_each_rows_own_when_rows_share_some(store):
         inserter.many([("ns", "q", "text", then, then)])
     found = {p.external_id: (p.created_at, p.ingested_at) for p in Passage.select()}
     assert found == {**{f"p{at}": (when or now, now) for at, when in enumerate(times)}, "q": (then, then)}
+
+
+def test_a_version_6_store_gets_passage_search_over_the_passages_it_holds(tmp_path):
+    from memo_tui.core import passage_reads
+    from memo_tui.core.ingest import forget, ingest_records
+    from memo_tui.core.sources import PassageRecord
+
+    path = tmp_path / "v6.db"
+    open_store(str(path))
+    ingest_records("default", [PassageRecord("p1", "Atlas Sync runs the billing export.", "notes")])
+    db.close()
+    con = sqlite3.connect(path)
+    con.execute(f"drop table {migrations.PASSAGE_SEARCH}")  # its triggers go with it
+    con.execute("update meta set value = '6' where key = 'schema_version'")
+    con.commit()
+    con.close()
+    open_store(str(path))
+    assert [p.external_id for p in passage_reads.search("default", "billing EXPORT", 5)] == ["p1"]
+    ingest_records("default", [PassageRecord("p2", "Orion Relay feeds the billing export.", "notes")])
+    assert {p.external_id for p in passage_reads.search("default", "billing export", 5)} == {"p1", "p2"}
+    forget("default", "p1")
+    assert [p.external_id for p in passage_reads.search("default", "billing", 5)] == ["p2"]

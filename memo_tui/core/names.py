@@ -1,13 +1,20 @@
-"""Every spelling a namespace knows, for finding an entity by name (the TUI's finder)."""
+"""Every spelling a namespace knows, for finding an entity by name (the TUI's finder, `search_entities`)."""
 
 from __future__ import annotations
 
+import threading
+import weakref
+from collections import defaultdict
 from dataclasses import dataclass
 
 from peewee import JOIN, fn
 from rapidfuzz import fuzz, process
 
-from memo_tui.store import Alias, Entity, Mention, Passage
+from memo_tui.store import Alias, Entity, Mention, Passage, db, graph_version
+
+# the spellings sharing most 3-grams with a query that `search` scores: WRatio over every spelling of
+# a 114k-entity store took the better part of a second a query
+CANDIDATES = 1000
 
 
 @dataclass(frozen=True)
@@ -56,13 +63,66 @@ def passages_naming(entity_id: int) -> int:
     )
 
 
+class _Finder:
+    """A namespace's spellings at one graph version, with the spellings each 3-gram occurs in."""
+
+    def __init__(self, known: list[Spelling]) -> None:
+        import numpy as np  # only a search needs it: the TUI's start does not pay for it
+
+        self.known = known
+        postings: dict[str, list[int]] = defaultdict(list)
+        for index, spelling in enumerate(known):
+            for gram in _grams(spelling.text):
+                postings[gram].append(index)
+        self.postings = {gram: np.array(ids, dtype=np.int32) for gram, ids in postings.items()}
+
+    def candidates(self, query: str) -> dict[int, str]:
+        """The spellings sharing most 3-grams with the query (at most CANDIDATES), by index."""
+        import numpy as np
+
+        lists = [self.postings[gram] for gram in _grams(query) if gram in self.postings]
+        if not lists:
+            return {}
+        # a 3-gram in a tenth of the spellings says little and costs most: counted only when the
+        # query has none rarer
+        rare = [ids for ids in lists if len(ids) * 10 <= len(self.known)]
+        lists = rare or lists
+        shared = np.bincount(np.concatenate(lists), minlength=len(self.known))
+        found = np.flatnonzero(shared)
+        if len(found) > CANDIDATES:
+            found = found[np.argpartition(-shared[found], CANDIDATES)[:CANDIDATES]]
+        return {index: self.known[index].text for index in found.tolist()}
+
+
+def _grams(text: str) -> set[str]:
+    """Lowercase 3-grams, words padded with a space: a two-letter query still finds words it opens."""
+    padded = f" {' '.join(text.lower().split())} "
+    return {padded[i : i + 3] for i in range(len(padded) - 2)}
+
+
+# the bound database -> namespace -> (graph version, finder), as the graph cache keys (`graph_for`)
+_FINDERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+_finding = threading.Lock()
+
+
+def _finder(namespace: str) -> _Finder:
+    with _finding:  # the server's worker threads: one builds, the others wait for it
+        version = graph_version(namespace)
+        finders = _FINDERS.setdefault(db.obj, {})
+        held = finders.get(namespace)
+        if held is None or held[0] != version:
+            held = finders[namespace] = (version, _Finder(spellings(namespace)))
+        return held[1]
+
+
 def search(namespace: str, query: str, limit: int = 10) -> list[tuple[Spelling, float]]:
-    """Spellings closest to the query (rapidfuzz WRatio, 0-100), one per entity, best first."""
-    known = spellings(namespace)
-    hits = process.extract(query, [s.text for s in known], scorer=fuzz.WRatio, limit=limit * 4, score_cutoff=50)
+    """Spellings closest to the query (rapidfuzz WRatio, 0-100), one per entity, best first; scored
+    among the spellings that share most 3-grams with it, kept until the graph changes."""
+    finder = _finder(namespace)
+    hits = process.extract(query, finder.candidates(query), scorer=fuzz.WRatio, limit=limit * 4, score_cutoff=50)
     out: dict[int, tuple[Spelling, float]] = {}
     for _, score, index in hits:
-        spelling = known[index]
+        spelling = finder.known[index]
         if spelling.entity_id not in out:
             out[spelling.entity_id] = (spelling, score)
     return sorted(out.values(), key=lambda hit: (-hit[1], hit[0].text))[:limit]

@@ -1,33 +1,88 @@
 """`memo-tui mcp`: agents read the cleaned graph and propose decisions for a person to review.
 
-Read tools return structured (pydantic) results. Write tools: `ingest_passages` (the README's JSONL
-schema, validated per item as `ingest` does), `propose_merge` / `propose_keep_apart` (a pending
-question marked as the agent's: the graph does not change), and, only with `--allow-answers`,
-`answer_question` (a cluster's id answers the cluster, as the queue shows it or with the canonical
-and members the agent chooses) and `revert`, recorded with channel `agent` and the agent's name.
-Errors are error results carrying the CLI's one line, never a traceback.
+Read tools return structured (pydantic) results, their times in UTC with the offset. Write tools:
+`ingest_passages` (the README's JSONL schema, validated per item as `ingest` does, unknown keys
+refused), `propose_merge` / `propose_keep_apart` (a pending question marked as the agent's: the graph
+does not change), and, listed only with `--allow-answers`, `answer_question`, `revert` and
+`resolve`, recorded with channel `agent` and the agent's name. People first (`core/proposals.py`):
+an agent's ingest never retires a person's passage, and an agent never reverts a person's decision.
+Errors are error results of one line, at most 300 characters, that never repeat an argument's value.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import functools
-from datetime import datetime
-from typing import Any, Literal
+import json
+import re
+from datetime import UTC, datetime
+from typing import Annotated, Any, Literal
 
 from mcp.server.mcpserver import Context, MCPServer
-from mcp.server.mcpserver.exceptions import ToolError
-from pydantic import BaseModel, Field
+from mcp.server.mcpserver.exceptions import ToolError, UnexpectedToolError
+from mcp.types import ToolAnnotations
+from pydantic import BaseModel, Field, ValidationError
 
-from memo_tui.core import clusters, decisions, detail, graph, names, proposals, queue
+from memo_tui import __version__
+from memo_tui.core import clusters, decisions, detail, graph, names, passage_reads, proposals, queue
 from memo_tui.core.entities import require
 from memo_tui.core.evidence import prior
-from memo_tui.core.ingest import ingest_records
+from memo_tui.core.resolver import resolve as resolve_pass
 from memo_tui.core.rules import Name, judge_pair
-from memo_tui.core.sources import parse_object, parse_time
+from memo_tui.core.sources import MAX_LINE_BYTES, parse_object, parse_time
+from memo_tui.core.stats import store_stats
 from memo_tui.errors import MemoError
 
 CHANNEL = "agent"
-GATED = "answering and reverting are off on this server; start it with `memo-tui mcp --allow-answers` to allow them"
+MAX_ERROR = 300
+PASSAGE_KEYS = ("id", "text", "source", "created_at", "entities", "relations", "tags", "supersedes", "contradicts")
+
+# the arguments, as the input schemas describe them (strict: `true` is not 1, "5" is not 5)
+Text = Annotated[str, Field(strict=True, min_length=1, max_length=1000)]
+NameArg = Annotated[
+    str, Field(strict=True, min_length=1, max_length=1000, description="an entity's name, alias or #id")
+]
+Namespace = Annotated[
+    str | None,
+    Field(strict=True, min_length=1, max_length=200, description="the namespace to use (default: the server's)"),
+]
+AsOf = Annotated[
+    str | None,
+    Field(strict=True, max_length=64, description="read the graph as it was at this ISO 8601 time (default: now)"),
+]
+QuestionId = Annotated[int, Field(strict=True, ge=1, description="a question's id, as list_questions gives it")]
+MemberIds = Annotated[list[Annotated[int, Field(strict=True, ge=1)]], Field(max_length=1000)]
+
+
+Reason = Annotated[
+    str, Field(strict=True, min_length=1, max_length=proposals.MAX_REASON, description="what the agent saw")
+]
+
+
+def _limit(most: int, what: str):
+    return Annotated[int, Field(strict=True, ge=1, le=most, description=f"at most this many {what} (1-{most})")]
+
+
+def _flag(description: str):
+    return Annotated[bool, Field(strict=True, description=description)]
+
+
+PASSAGE_ITEM = {
+    "type": "object",
+    "required": ["text"],
+    "additionalProperties": False,
+    "properties": {
+        "id": {"type": ["string", "integer"], "description": "the passage's id; the same id again is a revision"},
+        "text": {"type": "string", "description": "the passage (at most 1 MB with the rest of the object)"},
+        "source": {"type": "string", "description": "where it came from (stored as agent:AGENT:SOURCE)"},
+        "created_at": {"type": "string", "format": "date-time", "description": "when it was written"},
+        "entities": {"type": "array", "description": "names it mentions: strings or {name, type}"},
+        "relations": {"type": "array", "description": "{src, predicate, dst, confidence 0-1} objects"},
+        "tags": {"type": "array", "items": {"type": "string"}},
+        "supersedes": {"type": "array", "items": {"type": "string"}, "description": "ids this passage replaces"},
+        "contradicts": {"type": "array", "items": {"type": "string"}, "description": "ids it disagrees with"},
+    },
+}
 
 
 class EntityHit(BaseModel):
@@ -114,21 +169,63 @@ class HistoryEntry(BaseModel):
 class IngestResult(BaseModel):
     passages_new: int
     passages_unchanged: int
-    passages_revised: int
+    passages_revised: int = Field(description="the agent's own passages replaced by a new revision")
     mentions: int
     entities_new: int
+    revisions_proposed: list[int] = Field(
+        description="questions asking a reviewer whether the agent's text replaces a person's passage: it is "
+        "written beside it (id `ID~AGENT`), and the person's stays as it is until a reviewer answers"
+    )
     errors: list[str] = Field(description="one line per passage that was not ingested: `passages[i]: what is wrong`")
 
 
 class Proposal(BaseModel):
     question: QuestionItem
-    queued: bool = Field(description="False when the pair was already pending: the existing question is returned")
+    queued: bool = Field(
+        description="False when the pair was already pending: the existing question is returned, the proposal "
+        "and its reason written into its reason for the reviewer"
+    )
 
 
 class DecisionResult(BaseModel):
     decision_id: int
     action: str
     summary: str
+
+
+class Passage(BaseModel):
+    external_id: str = Field(description="the passage's id (as ingested; `also_see` lists these)")
+    text: str
+    source: str | None
+    created_at: datetime
+    retired: bool = Field(description="replaced by a revision or retired (only the latest is shown for an id)")
+    also_see: list[str] = Field(description="ids of linked passages, strongest first")
+
+
+class PassageLookup(BaseModel):
+    passages: list[Passage] = Field(description="in the order asked; an id found nowhere is in `missing`")
+    missing: list[str]
+
+
+class PassReport(BaseModel):
+    folded: int = Field(description="pairs the rules were certain of, folded")
+    queued: int = Field(description="name questions queued for review")
+    duplicates_queued: int
+    contradictions_queued: int
+    seconds: float
+
+
+class Stats(BaseModel):
+    namespace: str
+    passages_live: int
+    passages_retired: int
+    entities: int
+    aliases: int
+    mentions_active: int
+    relations_active: int
+    folds_standing: int
+    questions_pending: int
+    graph_version: int
 
 
 def _item(q: queue.QuestionView) -> QuestionItem:
@@ -139,37 +236,97 @@ def _item(q: queue.QuestionView) -> QuestionItem:
     )  # fmt: skip
 
 
-def _one_line(exc: Exception) -> str:
-    return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
+def _utc(value):
+    """The store's times are naive UTC: sent with their offset, as `format: date-time` requires."""
+    if isinstance(value, datetime):
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value
+    if isinstance(value, BaseModel):
+        return value.model_copy(update={name: _utc(getattr(value, name)) for name in type(value).model_fields})
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return dataclasses.replace(value, **{f.name: _utc(getattr(value, f.name)) for f in dataclasses.fields(value)})
+    if isinstance(value, (list, tuple)):
+        return type(value)(_utc(v) for v in value)
+    return value
+
+
+def _said(message: str, arguments: dict[str, Any]) -> str:
+    """One line of at most MAX_ERROR characters that repeats no argument's value and names
+    arguments, not the CLI's flags."""
+    line = (message.strip().splitlines() or ["error"])[0]
+    for name, value in arguments.items():
+        if isinstance(value, str) and value:
+            line = line.replace(repr(value), f"<{name}>")
+    line = re.sub(r"--([a-z][a-z-]*)", lambda m: m.group(1).replace("-", "_"), line)
+    return line if len(line) <= MAX_ERROR else line[: MAX_ERROR - 1] + "…"
 
 
 def _errors_as_results(fn):
-    """A MemoError becomes an error result with the CLI's one line; anything else one line too."""
+    """A MemoError becomes an error result with its one line; anything else one line too."""
 
     @functools.wraps(fn)
     def call(*args, **kwargs):
         try:
-            return fn(*args, **kwargs)
+            return _utc(fn(*args, **kwargs))
         except MemoError as exc:
-            raise ToolError(_one_line(exc)) from None
+            raise ToolError(_said(str(exc), kwargs)) from None
         except ToolError:
             raise
         except Exception as exc:  # the last line of defence, as in the CLI
-            raise ToolError(f"internal error: {type(exc).__name__}: {_one_line(exc)}") from None
+            raise ToolError(_said(f"internal error: {type(exc).__name__}", {})) from None
 
     return call
 
 
+def _argument_error(exc: ValidationError) -> str:
+    """Pydantic's report as one line: where and what, never the value given."""
+    first = exc.errors(include_url=False, include_input=False)[0]
+    where = ".".join(str(part) for part in first["loc"]) or "arguments"
+    more = f" (and {exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
+    return f"{where}: {first['msg']}{more}"
+
+
+class _Server(MCPServer):
+    """MCPServer whose argument errors are one line, like every other error here."""
+
+    async def call_tool(self, name, arguments, context=None):
+        try:
+            return await super().call_tool(name, arguments, context)
+        except UnexpectedToolError:
+            raise  # a crash: the SDK logs it and sends a line that names no detail
+        except ToolError as exc:
+            if isinstance(exc.__cause__, ValidationError):
+                raise ToolError(_said(f"{name}: {_argument_error(exc.__cause__)}", {})) from None
+            if name not in {t.name for t in await self.list_tools()}:
+                raise ToolError("unknown tool; list the tools to see their names") from None
+            raise ToolError(_said(str(exc), {})) from exc.__cause__
+
+
+def _passage_errors(number: int, obj: object) -> str | None:
+    """What the CLI's reader would refuse before parsing, and keys that are not the schema's."""
+    size = len(json.dumps(obj, ensure_ascii=False).encode("utf-8", "surrogatepass"))
+    if size > MAX_LINE_BYTES:
+        return f"passages[{number}]: is {size / 1e6:.1f} MB, over the {MAX_LINE_BYTES / 1e6:.0f} MB limit; skipped"
+    if isinstance(obj, dict):
+        unknown = [key for key in obj if key not in PASSAGE_KEYS]
+        if unknown:
+            shown = ", ".join(repr(k) if re.fullmatch(r"\w{1,40}", k) else "(a long key)" for k in unknown[:3])
+            return f"passages[{number}]: unknown key {shown}; the keys are {', '.join(PASSAGE_KEYS)}; skipped"
+    return None
+
+
 def build_server(namespace: str, allow_answers: bool = False, agent: str | None = None) -> MCPServer:
-    """The server over the store already bound (`open_store`), for one namespace."""
-    server = MCPServer(
+    """The server over the store already bound (`open_store`); each call's namespace defaults to this one."""
+    default = namespace
+    server = _Server(
         name="memo-tui",
+        version=__version__,
         log_level="WARNING",
         instructions=(
             "An entity graph of an agent-memory store, kept clean by people. Read it with search_entities, "
-            "get_entity, related_entities and explore. Suggest what the lexical rules cannot see (Bob is Robert) "
-            "with propose_merge / propose_keep_apart: a person reviews each proposal; the graph does not change "
-            "until they answer."
+            "get_entity, related_entities and explore; passages with search_passages, recent_passages and "
+            "get_passages. Suggest what the lexical rules cannot see (Bob is Robert) with propose_merge / "
+            "propose_keep_apart: a person reviews each proposal; the graph does not change until they answer. "
+            "An agent never replaces a person's passage or decision: a revision of one is queued for review."
         ),
     )
 
@@ -180,16 +337,28 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
         info = getattr(params, "clientInfo", None) or getattr(params, "client_info", None)
         return getattr(info, "name", None) or "agent"
 
-    def tool(description: str, name: str | None = None):
+    def tool(description: str, name: str | None = None, writes: bool = False, destructive: bool = False,
+             gated: bool = False):  # fmt: skip
+        hints = ToolAnnotations(
+            readOnlyHint=not writes,
+            destructiveHint=destructive if writes else None,
+            idempotentHint=not writes or None,
+            openWorldHint=False,
+        )
+
         def register(fn):
-            return server.tool(name=name, description=description)(_errors_as_results(fn))
+            if gated and not allow_answers:
+                return fn  # not listed: answering is off on this server
+            return server.tool(name=name, description=description, annotations=hints)(_errors_as_results(fn))
 
         return register
 
     @tool("Entities whose name or alias matches the query (fuzzy), best first.")
-    def search_entities(query: str, limit: int = 10) -> list[EntityHit]:
-        if not 1 <= limit <= 100:
-            raise MemoError("limit is 1 to 100")
+    def search_entities(
+        query: Annotated[str, Field(strict=True, min_length=1, max_length=1000, description="a name or part of one")],
+        limit: _limit(100, "entities") = 10,
+        namespace: Namespace = None,
+    ) -> list[EntityHit]:
         return [
             EntityHit(
                 name=s.text,
@@ -199,154 +368,259 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
                 passages=s.passages,
                 score=round(score, 1),
             )  # fmt: skip
-            for s, score in names.search(namespace, query, limit)
+            for s, score in names.search(namespace or default, query, limit)
         ]
 
-    @tool("One entity by name, alias or #id: type, counts, aliases and its latest passages.")
-    def get_entity(name: str) -> EntityCard:
-        found = require(namespace, name)
+    def card(ns: str, name: str) -> EntityCard:
+        found = require(ns, name)
         side = detail.entity_side(found.entity)
-        passages = names.passages_naming(found.entity.id)
         return EntityCard(
             id=side.id, name=side.name, matched_alias=found.matched_alias, type=side.type, mentions=side.mentions,
-            passages=passages, aliases=side.aliases, latest_passages=side.passages,
+            passages=names.passages_naming(found.entity.id), aliases=side.aliases, latest_passages=side.passages,
         )  # fmt: skip
+
+    @tool("One entity by name, alias or #id: type, counts, aliases and its latest passages.")
+    def get_entity(name: NameArg, namespace: Namespace = None) -> EntityCard:
+        return card(namespace or default, name)
+
+    @tool("Several entities at once (as get_entity, in the order asked); a name found nowhere is refused.")
+    def get_entities(
+        names: Annotated[list[NameArg], Field(min_length=1, max_length=50, description="1-50 names, aliases or #ids")],
+        namespace: Namespace = None,
+    ) -> list[EntityCard]:
+        return [card(namespace or default, name) for name in names]
 
     @tool(
         "Stated relations and co-mentions of a name, as two separate groups; `type` keeps only neighbours of "
-        "that type; `as_of` (ISO 8601) reads the graph as it was then."
+        "that type; `as_of` reads the graph as it was then."
     )
     def related_entities(
-        name: str, limit: int = 20, type: str | None = None, as_of: str | None = None
+        name: NameArg,
+        limit: _limit(100, "neighbours in each group") = 20,
+        type: Annotated[
+            str | None, Field(strict=True, max_length=100, description="an entity type, e.g. person")
+        ] = None,
+        as_of: AsOf = None,
+        namespace: Namespace = None,
     ) -> graph.Related:
-        return graph.related(namespace, name, limit=limit, kind=type, as_of=_time(as_of))
+        return graph.related(namespace or default, name, limit=limit, kind=type, as_of=_time(as_of))
 
-    @tool("A name's own passages, then its neighbours hop by hop (1-3) with the passages that connect them.")
-    def explore(name: str, hops: int = 1, as_of: str | None = None) -> graph.Exploration:
-        return graph.explore(namespace, name, hops=hops, as_of=_time(as_of))
+    @tool("A name's own passages, then its neighbours hop by hop with the passages that connect them.")
+    def explore(
+        name: NameArg,
+        hops: Annotated[int, Field(strict=True, ge=1, le=3, description="how far to walk (1-3)")] = 1,
+        as_of: AsOf = None,
+        namespace: Namespace = None,
+    ) -> graph.Exploration:
+        return graph.explore(namespace or default, name, hops=hops, as_of=_time(as_of))
 
     @tool(
         "Pending review items, ranked as `memo-tui queue` ranks them: a family of 3 or more spellings or passages "
-        "is one cluster item, and its questions are listed only inside it; kind: entity_pair, duplicate, "
-        "contradiction, name_cluster, passage_family, or agent (proposals, always pairs)."
+        "is one cluster item, and its questions are listed only inside it."
     )
-    def list_questions(kind: str | None = None, limit: int = 20) -> list[QuestionItem]:
-        kinds = (None, "entity_pair", "duplicate", "contradiction", *clusters.CLUSTER_KINDS.values(), "agent")
-        if kind not in kinds:
-            raise MemoError(f"unknown kind {kind!r}; one of {', '.join(k for k in kinds if k)}")
-        pending = queue.pending(namespace, proposed=kind == "agent")
+    def list_questions(
+        kind: Annotated[
+            Literal["entity_pair", "duplicate", "contradiction", "name_cluster", "passage_family", "agent"] | None,
+            Field(description="only items of this kind; agent: the agents' proposals (always pairs)"),
+        ] = None,
+        limit: _limit(100, "items") = 20,
+        namespace: Namespace = None,
+    ) -> list[QuestionItem]:
+        ns = namespace or default
+        pending = queue.pending(ns, proposed=kind == "agent")
         if kind != "agent":  # a proposal stays a pair: an agent proposed each one
-            pending = clusters.group(namespace, pending)
+            pending = clusters.group(ns, pending)
         if kind not in (None, "agent"):
             pending = [q for q in pending if q.kind == kind]
         return [_item(q) for q in pending[:limit]]
 
     @tool("One question with both sides (entities with passages, or the two passages), evidence and likelihood.")
-    def get_question(question_id: int) -> detail.Detail:
-        return detail.question_detail(namespace, question_id)
+    def get_question(question_id: QuestionId, namespace: Namespace = None) -> detail.Detail:
+        return detail.question_detail(namespace or default, question_id)
 
     @tool(
         "A cluster item by its id (list_questions' id for a name_cluster or passage_family): every member with what "
-        "a reviewer checks, canonical first: a name's passages, aliases and counts, or the passages of a family. "
-        "`canonical` (a member's id) shows it as a merge into that member would make it."
+        "a reviewer checks, canonical first: a name's passages, aliases and counts, or the passages of a family."
     )
-    def get_cluster(question_id: int, passages: int = 2, canonical: int | None = None) -> ClusterCard:
-        if not 1 <= passages <= 10:
-            raise MemoError("passages is 1 to 10")
-        found = clusters.cluster_detail(namespace, question_id, passages, canonical)
+    def get_cluster(
+        question_id: QuestionId,
+        passages: Annotated[int, Field(strict=True, ge=1, le=10, description="passages per member (1-10)")] = 2,
+        canonical: Annotated[
+            int | None, Field(strict=True, ge=1, description="a member's id: show the cluster as a merge into it")
+        ] = None,
+        namespace: Namespace = None,
+    ) -> ClusterCard:
+        found = clusters.cluster_detail(namespace or default, question_id, passages, canonical)
         return ClusterCard(item=_item(found.cluster), entities=found.entities or [], passages=found.passages or [])
 
-    @tool(
-        "What the name rules say of two spellings (fold / ask / no, the rule, its likelihood on real text).",
-        "judge_pair",
-    )
-    def judge(left: str, right: str) -> PairVerdict:
+    @tool("What the name rules say of two spellings (fold / ask / no, the rule, its likelihood on real text).",
+          "judge_pair")  # fmt: skip
+    def judge(
+        left: Annotated[str, Field(strict=True, min_length=1, max_length=1000, description="a spelling")],
+        right: Annotated[str, Field(strict=True, min_length=1, max_length=1000, description="another spelling")],
+    ) -> PairVerdict:
         verdict = judge_pair(Name(None, left), Name(None, right))
         before = prior(verdict.rule, {})[0] if verdict.kind != "no" else None
         return PairVerdict(kind=verdict.kind, rule=verdict.rule, score=verdict.score, reason=verdict.reason,
                            likelihood_before_evidence=before)  # fmt: skip
 
-    @tool("The audit log, newest first; who: auto (the resolver), human (people and agents), or any.")
-    def history(who: Literal["auto", "human"] | None = None, limit: int = 20) -> list[HistoryEntry]:
-        return [
-            HistoryEntry.model_validate(v, from_attributes=True)
-            for v in decisions.history(namespace, who=who, limit=limit)
-        ]
+    @tool("The audit log, newest first.")
+    def history(
+        who: Annotated[
+            Literal["auto", "human", "any"], Field(description="auto: the resolver; human: people and agents; any")
+        ] = "any",
+        limit: _limit(100, "entries") = 20,
+        namespace: Namespace = None,
+    ) -> list[HistoryEntry]:
+        rows = decisions.history(namespace or default, who=None if who == "any" else who, limit=limit)
+        return [HistoryEntry.model_validate(v, from_attributes=True) for v in rows]
+
+    @tool("Passages by id (the ids `also_see` and excerpts give): the live one, else its latest revision.")
+    def get_passages(
+        ids: Annotated[list[Text], Field(min_length=1, max_length=50, description="1-50 passage ids, as ingested")],
+        namespace: Namespace = None,
+    ) -> PassageLookup:
+        found = passage_reads.by_external_id(namespace or default, ids)
+        return PassageLookup(
+            passages=[Passage.model_validate(found[i], from_attributes=True) for i in ids if i in found],
+            missing=[i for i in ids if i not in found],
+        )
+
+    @tool("Live passages whose text has every word of the query (full-text, whole words, any case), best first.")
+    def search_passages(
+        query: Annotated[str, Field(strict=True, min_length=1, max_length=1000, description="words to find")],
+        limit: _limit(100, "passages") = 10,
+        namespace: Namespace = None,
+    ) -> list[Passage]:
+        return [Passage.model_validate(p, from_attributes=True)
+                for p in passage_reads.search(namespace or default, query, limit)]  # fmt: skip
+
+    @tool("The newest live passages, optionally of one source or since a time.")
+    def recent_passages(
+        source: Annotated[str | None, Field(strict=True, max_length=1000, description="only this source")] = None,
+        since: Annotated[str | None, Field(strict=True, max_length=64, description="an ISO 8601 time")] = None,
+        limit: _limit(100, "passages") = 10,
+        namespace: Namespace = None,
+    ) -> list[Passage]:
+        found = passage_reads.recent(namespace or default, source, _time(since, "since"), limit)
+        return [Passage.model_validate(p, from_attributes=True) for p in found]
+
+    @tool("Counts of the namespace: passages, entities, aliases, mentions, relations, folds, pending questions.")
+    def stats(namespace: Namespace = None) -> Stats:
+        ns = namespace or default
+        return Stats(namespace=ns, **store_stats(ns))
 
     @tool(
-        "Ingest passages: objects of the README's JSONL schema (text; optional id, source, created_at, entities, "
-        "relations, tags, supersedes, contradicts). Bad items are skipped with one error line each."
+        "Ingest passages: objects of the README's JSONL schema. Bad items are skipped with one error line each. "
+        "A passage of a person's is never replaced: a revision (its id again, or `supersedes`) is written beside "
+        "it and queued for a reviewer.",
+        writes=True,
     )
-    def ingest_passages(passages: list[dict[str, Any]], ctx: Context) -> IngestResult:
+    def ingest_passages(
+        passages: Annotated[
+            list[dict[str, Any]],
+            Field(
+                min_length=1, max_length=1000, description="1-1000 passages", json_schema_extra={"items": PASSAGE_ITEM}
+            ),
+        ],
+        ctx: Context,
+        namespace: Namespace = None,
+    ) -> IngestResult:
         records, errors = [], []
         for number, obj in enumerate(passages):
-            try:
-                records.append(parse_object(obj, default_source=f"agent:{who(ctx)}"))
-            except ValueError as exc:
-                errors.append(f"passages[{number}]: {exc}; skipped")
-        report = ingest_records(namespace, records)
-        return IngestResult.model_validate({**report.as_dict(), "errors": errors})
+            refused = _passage_errors(number, obj)
+            if refused is None:
+                try:
+                    records.append(parse_object(obj, default_source=""))
+                except ValueError as exc:
+                    values = {k: v for k, v in obj.items() if isinstance(v, str)}
+                    refused = _said(f"passages[{number}]: {exc}; skipped", values)
+            if refused is not None:
+                errors.append(refused)
+        report, asked = proposals.ingest_as_agent(namespace or default, records, who(ctx))
+        return IngestResult(passages_new=report.passages_new, passages_unchanged=report.passages_unchanged,
+                            passages_revised=report.passages_revised, mentions=report.mentions,
+                            entities_new=report.entities_new, revisions_proposed=asked, errors=errors)  # fmt: skip
 
-    def _propose(left: str, right: str, kind: str, reason: str, ctx: Context) -> Proposal:
-        q, queued = proposals.propose(namespace, left, right, kind, reason, who(ctx))
+    def _propose(ns: str | None, left: str, right: str, kind: str, reason: str, ctx: Context) -> Proposal:
+        q, queued = proposals.propose(ns or default, left, right, kind, reason, who(ctx))
         return Proposal(question=_item(q), queued=queued)
 
-    @tool("Propose that two names are one thing. Queues a question for a person; the graph does not change.")
-    def propose_merge(left: str, right: str, reason: str, ctx: Context) -> Proposal:
-        return _propose(left, right, "merge", reason, ctx)
+    @tool("Propose that two names are one thing. Queues a question for a person; the graph does not change.",
+          writes=True)  # fmt: skip
+    def propose_merge(left: NameArg, right: NameArg, reason: Reason, ctx: Context, namespace: Namespace = None
+                      ) -> Proposal:  # fmt: skip
+        return _propose(namespace, left, right, "merge", reason, ctx)
 
-    @tool("Propose that two names are different things. Queues a question for a person; the graph does not change.")
-    def propose_keep_apart(left: str, right: str, reason: str, ctx: Context) -> Proposal:
-        return _propose(left, right, "keep_apart", reason, ctx)
+    @tool("Propose that two names are different things. Queues a question for a person; the graph does not change.",
+          writes=True)  # fmt: skip
+    def propose_keep_apart(left: NameArg, right: NameArg, reason: Reason, ctx: Context, namespace: Namespace = None
+                           ) -> Proposal:  # fmt: skip
+        return _propose(namespace, left, right, "keep_apart", reason, ctx)
 
     @tool(
-        "Answer a pending item: merge, reject or keep_both (only on a server started with --allow-answers). A "
-        "cluster's id answers the whole cluster as `memo-tui graph merge|reject|keep-both N` does: merge folds every "
-        "name not kept apart into the canonical, or keeps a passage family's canonical and retires the rest; reject "
-        "and keep_both answer all its questions. Pass `members_seen`, the member ids list_questions showed ([] for a "
-        "pair): a cluster that changed since, a pair that now leads one, or a lead whose cluster is gone is then "
-        "refused. A cluster's merge may choose: `canonical`, the member id the others fold into; `leave_out`, "
-        "member ids not to fold (a name_cluster only); `mark_rest`, mark the members left out different from the "
-        "canonical. `pair_only` answers just that one question (with none of those). get_cluster shows a cluster's "
-        "members; get_question its lead pair only."
+        "Answer a pending item: merge, reject or keep_both. A cluster's id answers the whole cluster as "
+        "`memo-tui graph merge|reject|keep-both N` does: merge folds every name not kept apart into the canonical, "
+        "or keeps a passage family's canonical and retires the rest; reject and keep_both answer all its "
+        "questions. Pass `members_seen`, the member ids list_questions showed ([] for a pair): a cluster that "
+        "changed since, a pair that now leads one, or a lead whose cluster is gone is then refused. An agent never "
+        "merges passages of which one is a person's.",
+        writes=True,
+        destructive=True,
+        gated=True,
     )
     def answer_question(
-        question_id: int,
-        action: Literal["merge", "reject", "keep_both"],
+        question_id: QuestionId,
+        action: Annotated[Literal["merge", "reject", "keep_both"], Field(description="the answer")],
         ctx: Context,
-        pair_only: bool = False,
-        members_seen: list[int] | None = None,
-        canonical: int | None = None,
-        leave_out: list[int] | None = None,
-        mark_rest: bool = False,
+        pair_only: _flag("answer just this one question (none of the cluster's choices)") = False,
+        members_seen: Annotated[MemberIds | None, Field(description="the member ids list_questions showed")] = None,
+        canonical: Annotated[
+            int | None, Field(strict=True, ge=1, description="a cluster's merge: the member id the others fold into")
+        ] = None,
+        leave_out: Annotated[
+            MemberIds | None, Field(description="a name_cluster's merge: member ids not to fold")
+        ] = None,
+        mark_rest: _flag("a cluster's merge: mark the members left out different from the canonical") = False,
+        namespace: Namespace = None,
     ) -> DecisionResult:
-        if not allow_answers:
-            raise MemoError(GATED)
+        ns = namespace or default
         if pair_only and members_seen is not None:
             raise MemoError("pair_only answers one question and members_seen a cluster: give one or the other")
         if pair_only and (canonical is not None or leave_out or mark_rest):
             raise MemoError("pair_only answers one question; canonical, leave_out and mark_rest are for a cluster")
+        if action == "merge":
+            cluster = None if pair_only else clusters.led_by(ns, question_id)
+            proposals.refuse_retiring_persons(ns, [question_id, *(cluster.questions if cluster else [])])
         if pair_only:
-            view = decisions.answer(namespace, question_id, action, who(ctx), CHANNEL)
+            view = decisions.answer(ns, question_id, action, who(ctx), CHANNEL)
         else:
-            view = clusters.answer_item(namespace, question_id, action, who(ctx), CHANNEL, seen=members_seen,
+            view = clusters.answer_item(ns, question_id, action, who(ctx), CHANNEL, seen=members_seen,
                                         canonical=canonical, leave_out=leave_out, mark_rest=mark_rest)  # fmt: skip
         return DecisionResult(decision_id=view.id, action=view.action, summary=view.summary)
 
-    @tool("Revert a decision exactly, by its id (only on a server started with --allow-answers).")
-    def revert(decision_id: int, ctx: Context) -> DecisionResult:
-        if not allow_answers:
-            raise MemoError(GATED)
-        view = decisions.revert(namespace, decision_id, who(ctx), CHANNEL)
+    @tool("Revert a decision exactly, by its id: the agent's own or the resolver's, never a person's.",
+          writes=True, destructive=True, gated=True)  # fmt: skip
+    def revert(
+        decision_id: Annotated[int, Field(strict=True, ge=1, description="a decision's id, as history gives it")],
+        ctx: Context,
+        namespace: Namespace = None,
+    ) -> DecisionResult:
+        view = proposals.revert_as_agent(namespace or default, decision_id, who(ctx))
         return DecisionResult(decision_id=view.id, action=view.action, summary=view.summary)
+
+    @tool("Run a resolution pass (as `memo-tui resolve`) after an ingest: folds what the rules are certain of, "
+          "queues the rest for review.", writes=True, destructive=True, gated=True)  # fmt: skip
+    def resolve(namespace: Namespace = None) -> PassReport:
+        return PassReport.model_validate(resolve_pass(namespace or default), from_attributes=True)
 
     return server
 
 
-def _time(value: str | None) -> datetime | None:
+def _time(value: str | None, name: str = "as_of") -> datetime | None:
     if value is None:
         return None
     try:
         return parse_time(value)
     except ValueError:
-        raise MemoError(f"as_of is not an ISO 8601 time: {value!r}") from None
+        raise MemoError(f"{name} is not an ISO 8601 time") from None

@@ -13,11 +13,12 @@ import peewee as pw
 from playhouse.migrate import SchemaMigrator, migrate
 
 from memo_tui.errors import MemoError
-from memo_tui.store.models import MODELS, Meta, Question, db
+from memo_tui.store.models import MODELS, Meta, Passage, Question, db
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 ONE_PENDING_INDEX = "question_one_pending_per_pair"
+PASSAGE_SEARCH = "passage_text_search"  # SQLite: the FTS5 table; PostgreSQL: the tsvector index
 SCHEMA_LOCK_CLASS = 0x6D656D73  # "mems": the advisory lock a schema change holds on PostgreSQL
 
 
@@ -73,12 +74,38 @@ def _add_proposed_by() -> None:
         )
 
 
+def _create_passage_search() -> None:
+    """Version 6 -> 7: full-text search of passages, kept in step with the passage table by the
+    database itself (triggers on SQLite; an expression index on PostgreSQL), so that ingest, forget,
+    rebuild and copy need not know of it. Whole words, any case, no stemming on both backends."""
+    table = Passage._meta.table_name
+    if isinstance(db.obj, pw.PostgresqlDatabase):
+        db.execute_sql(
+            f"CREATE INDEX IF NOT EXISTS {PASSAGE_SEARCH} ON {table} USING GIN (to_tsvector('simple', text))"
+        )
+        return
+    db.execute_sql(
+        f"CREATE VIRTUAL TABLE IF NOT EXISTS {PASSAGE_SEARCH} USING fts5(text, content='{table}', "
+        "content_rowid='id', tokenize='unicode61 remove_diacritics 2')"
+    )
+    db.execute_sql(f"INSERT INTO {PASSAGE_SEARCH}({PASSAGE_SEARCH}) VALUES ('rebuild')")
+    added = f"INSERT INTO {PASSAGE_SEARCH}(rowid, text) VALUES (new.id, new.text)"
+    removed = f"INSERT INTO {PASSAGE_SEARCH}({PASSAGE_SEARCH}, rowid, text) VALUES ('delete', old.id, old.text)"
+    for name, event, body in (
+        ("added", "AFTER INSERT", added),
+        ("removed", "AFTER DELETE", removed),
+        ("changed", "AFTER UPDATE OF text", f"{removed}; {added}"),
+    ):
+        db.execute_sql(f"CREATE TRIGGER IF NOT EXISTS {PASSAGE_SEARCH}_{name} {event} ON {table} BEGIN {body}; END")
+
+
 # SCHEMA_STEPS[n] changes the tables of a version-n store for version n + 1 (new tables need no
 # step: `create_tables(safe=True)` makes them).
 SCHEMA_STEPS: dict[int, Callable[[], None]] = {
     2: _add_question_likelihood,
     3: _one_pending_question_per_pair,
     4: _add_proposed_by,
+    6: _create_passage_search,
 }
 
 
@@ -103,6 +130,7 @@ def upgrade(database: pw.Database, data_steps: Mapping[int, Callable[[], None]])
         row = Meta.get_or_none(Meta.key == "schema_version")
         if row is None:
             _create_one_pending_index()
+            _create_passage_search()
             Meta.create(key="schema_version", value=str(SCHEMA_VERSION))
             return
         version = int(row.value)
