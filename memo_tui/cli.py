@@ -63,6 +63,12 @@ def build_parser() -> argparse.ArgumentParser:
     mcp.add_argument("--allow-answers", action="store_true", help="let agents answer questions and revert decisions")
     mcp.add_argument("--as", dest="agent", metavar="NAME", help="the agent's name in the log (default: the client's)")
 
+    serve = sub.add_parser("serve", parents=[common], help="serve the review app to browsers (the [serve] extra)")
+    serve.add_argument("--host", default="127.0.0.1", help="beyond 127.0.0.1 a token is needed (default: %(default)s)")
+    serve.add_argument("--port", type=int, default=8000, help="0: any free port (default: %(default)s)")
+    serve.add_argument("--token", help="the secret in the URL (default: MEMO_TUI_TOKEN)")
+    serve.add_argument("--as", dest="actor", metavar="NAME", help="who decides (default: MEMO_TUI_USER, then login)")
+
     copy = sub.add_parser("copy", parents=[common], help="copy a namespace (or --all) to another store, ids intact")
     copy.add_argument(
         "--to", required=True, metavar="URL", help="the target store: a path, sqlite:/// or postgresql://"
@@ -264,6 +270,18 @@ def cmd_mcp(args: argparse.Namespace) -> int:
     except ImportError:
         raise MemoError("the MCP server needs the SDK: pip install 'memo-tui[mcp]'") from None
     build_server(args.ns, allow_answers=args.allow_answers, agent=args.agent).run("stdio")
+    return 0
+
+
+@command("serve")
+def cmd_serve(args: argparse.Namespace) -> int:
+    try:
+        from memo_tui.tui.serve import serve
+    except ImportError:
+        raise MemoError("serving in a browser needs textual-serve: pip install 'memo-tui[serve]'") from None
+
+    token = args.token or os.environ.get("MEMO_TUI_TOKEN")
+    serve(resolve_location(args.db), args.ns, args.host, args.port, token, args.actor)
     return 0
 
 
