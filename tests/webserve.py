@@ -107,6 +107,13 @@ class Terminal:
             self.page.wait_for_timeout(100)
         raise AssertionError(f"the tab never showed {text!r}")
 
+    def wait_until_quiet(self, seconds: float = 1) -> None:
+        """Until the app has written nothing for this long (its screen is drawn)."""
+        quiet, last = 0, len(self.written)
+        while quiet < seconds * 10:
+            self.page.wait_for_timeout(100)
+            quiet, last = (quiet + 1, last) if len(self.written) == last else (0, len(self.written))
+
 
 def open_tab(browser, url: str, size: tuple[int, int] = (1400, 900)):
     """A new tab on the review app, its terminal focused (keys go to the app) and its queue shown."""
