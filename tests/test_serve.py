@@ -11,6 +11,8 @@ import os
 import socket
 import subprocess
 import sys
+from importlib.util import find_spec
+from urllib.parse import urlsplit
 
 import aiohttp
 import pytest
@@ -18,7 +20,9 @@ from webserve import CHROMIUM, chromium, open_tab, serving
 
 from memo_tui.core import decisions
 from memo_tui.core.clusters import group
+from memo_tui.core.demo import build_demo
 from memo_tui.core.queue import pending
+from memo_tui.store import db
 
 TOKEN = "t0ken-for-the-tests-only_x"
 
@@ -26,12 +30,23 @@ TOKEN = "t0ken-for-the-tests-only_x"
 @pytest.fixture
 def browser():
     """Headless Chromium, or a clean skip where none can be had (CI installs one: there it must be)."""
-    if CHROMIUM is None or pytest.importorskip("playwright") is None:
+    missing = [name for name, found in (("chromium", CHROMIUM), ("playwright", find_spec("playwright"))) if not found]
+    if missing:
         if os.environ.get("CI"):
-            pytest.fail("CI runs the browser tests: .ci/run installs Debian's chromium")
-        pytest.skip("no chromium on this machine (apt-get install chromium)")
+            pytest.fail(f"CI runs the browser tests, but there is no {' and no '.join(missing)} (see .ci/run)")
+        pytest.skip(f"no {' and no '.join(missing)} here (apt-get install chromium; the test extra)")
     with chromium() as launched:
         yield launched
+
+
+@pytest.fixture
+def demo_on(store_location, monkeypatch, tmp_path):
+    """The demo store built on each backend (a team's shared store is PostgreSQL's), bound here too."""
+    monkeypatch.setenv("MEMO_TUI_CONFIG", str(tmp_path / "no-config.toml"))
+    build_demo(store_location)
+    yield store_location
+    db.close()
+    db.initialize(None)
 
 
 def human_decisions() -> list[decisions.DecisionView]:
@@ -47,9 +62,9 @@ def wait_until(page, condition, what: str) -> None:
 
 
 @pytest.mark.slow
-def test_m_pressed_in_the_browser_records_the_decision_under_the_reviewers_name(demo_store, browser):
+def test_m_pressed_in_the_browser_records_the_decision_under_the_reviewers_name(demo_on, browser):
     first = group("default", pending("default"))[0]
-    with serving(demo_store, "--as", "alice") as url:
+    with serving(demo_on, "--as", "alice") as url:
         page, _ = open_tab(browser, url)
         page.keyboard.press("m")
         wait_until(page, human_decisions, "the decision in the store")
@@ -115,6 +130,7 @@ def test_the_token_and_the_origin_are_checked_on_every_route(demo_store):
                 ("websocket", origin + "ws", origin.rstrip("/")),
                 ("websocket with token", url + "ws", origin.rstrip("/")),
                 ("websocket from another site", url + "ws", "http://elsewhere.example"),
+                ("websocket from the page as localhost", url + "ws", f"http://localhost:{urlsplit(url).port}"),
             ):
                 try:
                     async with session.ws_connect(target, origin=sent_origin) as ws:
@@ -134,6 +150,7 @@ def test_the_token_and_the_origin_are_checked_on_every_route(demo_store):
         "websocket": 403,
         "websocket with token": 101,
         "websocket from another site": 403,
+        "websocket from the page as localhost": 101,
     }
 
 

@@ -4,7 +4,8 @@ Each browser tab's websocket starts its own app process (`python -m memo_tui`) o
 namespace, so tabs see each other's decisions the way terminals do. The aiohttp app here is this
 module's own, routed to textual-serve's public handlers: beyond loopback the token is the first part
 of every path (the page's websocket and static URLs are built from the page's route, so they carry it
-too), and a middleware refuses any request whose path does not start with it.
+too), and a middleware refuses any request whose path does not start with it. The websocket is taken
+only from the server's own page (its Origin), token or not.
 """
 
 from __future__ import annotations
@@ -71,16 +72,16 @@ def origin_of(sock: socket.socket, host: str) -> str:
     return f"http://[{name}]:{port}" if ":" in name else f"http://{name}:{port}"
 
 
-def web_app(command: str, origin: str, prefix: str) -> web.Application:
+def web_app(command: str, origin: str, prefix: str, aliases: frozenset[str]) -> web.Application:
     """textual-serve's page, websocket and static files under the prefix ("/" or "/TOKEN/"); with a
-    token, behind the check."""
+    token, behind the check. `aliases`: other origins of the server's own page."""
     server = Server(command, title="memo-tui", public_url=origin)  # the page's URLs: origin + route
 
     tabs: set[asyncio.Task] = set()
 
     async def websocket(request: web.Request) -> web.StreamResponse:
         # a browser sends the page's origin: another site's page must not drive the app as the reviewer
-        if request.headers.get("Origin", origin) != origin:
+        if request.headers.get("Origin", origin) not in {origin, *aliases}:
             raise web.HTTPForbidden(text=FOREIGN)
         tab = asyncio.current_task()
         tabs.add(tab)
@@ -131,5 +132,7 @@ def serve(location: str, namespace: str, host: str, port: int, token: str | None
     command = f"trap '' INT; exec {shlex.quote(sys.executable)} -m memo_tui --ns {shlex.quote(namespace)}"
     prefix = f"/{token}/" if token else "/"
     origin = origin_of(sock, host)
+    # a page opened as localhost is this server's own page too
+    aliases = frozenset({f"http://localhost:{sock.getsockname()[1]}"} if ip_of(address[0]).is_loopback else ())
     print(f"memo-tui: the review app at {origin}{prefix} (Ctrl+C stops it)", flush=True)
-    web.run_app(web_app(command, origin, prefix), sock=sock, print=None, shutdown_timeout=1)
+    web.run_app(web_app(command, origin, prefix, aliases), sock=sock, print=None, shutdown_timeout=1)
