@@ -463,6 +463,7 @@ def _links(args: argparse.Namespace) -> int:
 @command("queue")
 def cmd_queue(args: argparse.Namespace) -> int:
     from memo_tui.core.clusters import group
+    from memo_tui.core.conflicts import TIMELINE
     from memo_tui.core.queue import pending
 
     items = pending(args.ns, proposed=args.agent)
@@ -470,7 +471,9 @@ def cmd_queue(args: argparse.Namespace) -> int:
         items = group(args.ns, items)
     lines = [
         f"{q.id:>5}  {q.kind:<14} {q.left_name} {'<-' if q.members else '/'} {q.right_name}  {q.rule}  "
-        f"likely {q.likelihood:.2f}  impact {q.impact}" + (f"  proposed by {q.proposed_by}" if q.proposed_by else "")
+        f"likely {q.likelihood:.2f}  impact {q.impact}"
+        + (f"  proposed by {q.proposed_by}" if q.proposed_by else "")
+        + (f"\n       {q.reason}" if q.rule.startswith(TIMELINE) else "")  # each value with its date
         for q in items
     ]
     _print(args, [q.as_dict() for q in items], "\n".join(lines) or "nothing pending")

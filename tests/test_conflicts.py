@@ -4,6 +4,7 @@ import random
 from collections import Counter
 from datetime import datetime
 from itertools import combinations
+from pathlib import Path
 
 import pytest
 from graphrows import graph_rows
@@ -20,7 +21,7 @@ from memo_tui.core.conflicts import (
     words,
 )
 from memo_tui.core.graph import related
-from memo_tui.core.ingest import forget, ingest_records
+from memo_tui.core.ingest import forget, ingest_paths, ingest_records
 from memo_tui.core.queue import pending
 from memo_tui.core.rebuild import rebuild
 from memo_tui.core.resolver import resolve
@@ -490,3 +491,142 @@ def test_a_pass_skips_the_passage_search_when_nothing_it_reads_changed(store):
     ingest_records(NS, [timeout_passage(2, 60, "2026-02-01")])  # a write the search reads: it runs again
     after = resolve(NS)
     assert not after.memory_unchanged and after.contradictions_queued == 1
+
+
+# -- timelines: one value that changed more than once ------------------------------------------------
+
+
+def job_timeout(n: int, seconds: int, day: str, source: str = "wiki") -> PassageRecord:
+    return PassageRecord(f"j{n}", f"The Harbor job timeout is {seconds} s for the nightly export.", source, at(day))
+
+
+TIMELINE = [
+    job_timeout(1, 30, "2026-01-10"),
+    job_timeout(2, 45, "2026-02-02", "chat"),
+    job_timeout(3, 90, "2026-03-01"),
+]
+TIMELINE_REASON = (
+    "Harbor job timeout took 3 values from 2026-01-10 to 2026-03-01: "
+    "30 s (2026-01-10) → 45 s (2026-02-02) → 90 s (2026-03-01); which is current?"
+)
+
+
+def items() -> list:
+    from memo_tui.core.clusters import group
+
+    return group(NS, pending(NS))
+
+
+def live() -> list[str]:
+    return sorted(p.external_id for p in Passage.select().where(Passage.retired_at.is_null()))
+
+
+def test_a_value_that_changed_twice_is_one_item_that_keeps_the_newest_and_reverts_as_one(store):
+    from memo_tui.core import clusters
+
+    ingest_records(NS, TIMELINE)
+    resolve(NS)
+    [item] = [q for q in items() if q.kind != "entity_pair"]
+    assert (item.kind, item.rule, item.reason) == ("passage_family", "timeline, 3 passages", TIMELINE_REASON)
+    assert [m.name for m in item.members] == ["j3", "j2", "j1"]  # the newest is the one kept by default
+    before = graph_rows()
+    decision = clusters.answer_item(NS, item.id, "merge", "alice", "cli")
+    assert live() == ["j3"] and not [q for q in pending(NS) if q.kind != "entity_pair"]
+    decisions.revert(NS, decision.id, "alice", "cli")
+    assert live() == ["j1", "j2", "j3"] and graph_rows() == before
+    [again] = [q for q in items() if q.kind != "entity_pair"]
+    assert again.reason == TIMELINE_REASON
+
+
+def test_a_timeline_can_keep_an_older_value_and_a_pass_retires_nothing_by_itself(store):
+    from memo_tui.core import clusters
+
+    ingest_records(NS, TIMELINE)
+    resolve(NS)
+    resolve(NS, full=True)
+    assert live() == ["j1", "j2", "j3"]  # only a person's answer retires a person's passage
+    [item] = [q for q in items() if q.kind != "entity_pair"]
+    older = Passage.get(Passage.external_id == "j2").id
+    clusters.answer_item(NS, item.id, "merge", "alice", "cli", canonical=older)
+    assert live() == ["j2"]
+
+
+def test_a_timeline_that_grows_is_still_one_item_incrementally_as_in_full(store):
+    ingest_records(NS, TIMELINE[:2])
+    resolve(NS)
+    [pair] = [q for q in pending(NS) if q.kind != "entity_pair"]
+    assert (pair.rule, pair.reason) == ("differs-number", "Harbor job timeout: 30 → 45 s")  # changed once: a pair
+    ingest_records(NS, TIMELINE[2:])
+    resolve(NS)
+    [item] = [q for q in items() if q.kind != "entity_pair"]
+    assert item.reason == TIMELINE_REASON and len(item.members) == 3
+
+
+def test_the_queue_shows_each_value_of_a_timeline_with_its_date(store, run_cli):
+    from memo_tui.core.clusters import cluster_detail
+
+    ingest_records(NS, TIMELINE)
+    run_cli("resolve")
+    code, out, _ = run_cli("queue")
+    assert code == 0 and "j3 <- j2, j1  timeline, 3 passages" in out and TIMELINE_REASON in out
+    [item] = [q for q in items() if q.kind != "entity_pair"]
+    detail = cluster_detail(NS, item.id)  # what the review app's card shows above the passages
+    assert detail.effect.startswith(TIMELINE_REASON)
+    assert [(p.external_id, f"{p.created_at:%Y-%m-%d}") for p in detail.passages] == [
+        ("j3", "2026-03-01"), ("j2", "2026-02-02"), ("j1", "2026-01-10")
+    ]  # fmt: skip
+
+
+def test_a_template_written_at_once_or_with_a_counter_or_too_long_is_no_timeline(store):
+    when = at("2026-01-01")
+    kits = [PassageRecord(f"k{n}", f"{n}: A daily useful kit by WU.", "pypi", when) for n in ("000", "233", "520")]
+    builds = [
+        PassageRecord(
+            f"b{n}", f"Build {500 + n} of the Helix Router passed in {30 + n} minutes.", "ci", at(f"2026-01-0{n}")
+        )
+        for n in range(1, 5)
+    ]  # a counter beside the value: every pair differs in two places
+    many = [job_timeout(10 + n, 10 * n, f"2026-{1 + n // 28:02d}-{1 + n % 28:02d}") for n in range(1, 14)]
+    ingest_records(NS, kits + builds)
+    assert find_conflicts(NS) == []
+    ingest_records(NS, many)  # 13 values of one statement: more than one item shows
+    assert find_conflicts(NS) == []
+
+
+# -- reverts -------------------------------------------------------------------------------------------
+
+FLASK = Path(__file__).parent / "data" / "flask-reverts.jsonl"  # real commits of pallets/flask, id: 12 letters
+FLASK_REVERTS = {
+    ("6347e75deea2", "2aa26fff04a9"),  # Revert "Merge pull request #859 …" names 6347e75d…
+    ("2aa26fff04a9", "d4fec1454488"),  # and the revert of that revert names 2aa26fff…
+    ("78cd4161f0a2", "1577e1386e73"),
+    ("1d4448abe335", "c935eaceafeb"),  # not 12c49c75 "Handle BaseExceptions", a week older, without "(#2222)"
+    ("a22d143f96ee", "78b56dbf2cc5"),  # not 732c5b05, another commit with the same subject and date
+}
+
+
+def reverts() -> set[tuple[str, str]]:
+    return {(q.left_name, q.right_name) for q in pending(NS) if q.rule == "revert"}
+
+
+@pytest.mark.parametrize("split", [None, 5])  # 5: the reverts' second half arrives after a first search
+def test_a_revert_undoes_the_commit_its_body_names_and_no_other(store, tmp_path, split):
+    lines = FLASK.read_text().splitlines(keepends=True)
+    for part, chunk in enumerate([lines] if split is None else [lines[:split], lines[split:]]):
+        path = tmp_path / f"part{part}.jsonl"
+        path.write_text("".join(chunk))
+        ingest_paths(NS, [str(path)])
+        resolve(NS)
+    assert reverts() == FLASK_REVERTS
+    assert {(f.left_name, f.right_name) for f in find_conflicts(NS) if f.rule == "revert"} == FLASK_REVERTS
+
+
+def test_a_revert_that_names_no_commit_undoes_the_newest_earlier_commit_of_its_subject(store):
+    commits = [PassageRecord(f"s{n}", "simplify", "dev", at(f"2026-01-0{n}")) for n in (1, 2, 3, 5)]
+    undo = PassageRecord("r4", 'Revert "simplify"\n\nBroke the export.', "dev", at("2026-01-04"))
+    ingest_records(NS, [*commits, undo])
+    assert ids_of(find_conflicts(NS)) == {("s3", "r4")}  # not s1, s2, nor s5, made after it
+    later = 'Revert "simplify"\n\nThis reverts commit 5e1d9c0ffee4a2b.'
+    ingest_records(NS, [PassageRecord("5e1d9c0ffee4", "simplify", "dev", at("2026-02-02")),
+                        PassageRecord("r6", later, "dev", at("2026-02-01"))])  # fmt: skip
+    assert ids_of(find_conflicts(NS)) == {("s3", "r4")}  # the commit it names was made after it: no pair

@@ -17,6 +17,7 @@ from dataclasses import asdict, dataclass, replace
 from peewee import fn
 
 from memo_tui.core import decisions, folds
+from memo_tui.core.conflicts import TIMELINE
 from memo_tui.core.detail import EntitySide, Excerpt, entity_side, excerpt
 from memo_tui.core.queue import Member, QuestionView, at_homes, view
 from memo_tui.errors import MemoError
@@ -218,6 +219,13 @@ def _cluster(edges: list[QuestionView], facts: _Facts, canonical: int | None = N
     head = edges[0]
     what = "spellings" if family == "names" else "passages"
     impact = sum(m.passages for m in members[1:]) if family == "names" else max(q.impact for q in edges)
+    rule = f"{len(members)} {what}"
+    reason = f"{len(members)} {what} of one {'name' if family == 'names' else 'note'}? " + ", ".join(
+        repr(m.name) for m in members
+    )
+    timeline = [q for q in edges if q.rule == TIMELINE]
+    if timeline:  # its newest question says every value it has seen, with its date
+        rule, reason = f"{TIMELINE}, {len(members)} {what}", max(timeline, key=lambda q: q.id).reason
     return replace(
         head,
         id=lead,
@@ -227,9 +235,8 @@ def _cluster(edges: list[QuestionView], facts: _Facts, canonical: int | None = N
         right_id=members[1].id,
         right_name=", ".join(m.name for m in members[1:]),
         score=max(q.score for q in edges),
-        rule=f"{len(members)} {what}",
-        reason=f"{len(members)} {what} of one {'name' if family == 'names' else 'note'}? "
-        + ", ".join(repr(m.name) for m in members),
+        rule=rule,
+        reason=reason,
         impact=impact,
         likelihood=max(m.likelihood for m in members[1:]),
         priority=sum(q.priority for q in edges),
@@ -329,6 +336,8 @@ def cluster_detail(namespace: str, lead: int, passages: int = 2, canonical: int 
         f"m keeps {cluster.left_name!r} and retires the other {len(rows) - 1} as one decision; "
         "r: not a conflict, b: all stand"
     )
+    if cluster.rule.startswith(TIMELINE):
+        effect = f"{cluster.reason} {effect}"
     return ClusterDetail(cluster, None, rows, effect)
 
 

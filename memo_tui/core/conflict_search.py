@@ -359,7 +359,7 @@ def _score(a: set[int], b: set[int], threshold: float) -> float | None:
 
 def _declared_and_reverted(namespace: str, memory: SearchMemory, live: set[int]) -> list[Finding]:
     """Declared and reverted conflicts, read from the few passages they come from: the flagged ones
-    (`_flagged`) and the passages they name (by external id, or by title)."""
+    (`_flagged`) and the passages they name (by external id, by commit id, or by title)."""
     flagged = _passages(memory.flagged & live)
     said = {pid: p for pid, p in flagged.items() if "contradicts" in p.declared}
     targets = {str(t) for p in said.values() for t in p.declared["contradicts"]}
@@ -370,11 +370,27 @@ def _declared_and_reverted(namespace: str, memory: SearchMemory, live: set[int])
         said.update(_passages(pid for (pid,) in query.tuples()))
     undoing = {pid: REVERT.match(title_of(p.text)) for pid, p in flagged.items()}
     reverts = {pid: flagged[pid] for pid, match in undoing.items() if match}
-    titles = {title_hash(match.group(1).strip()) for match in undoing.values() if match}
-    reverts.update(_passages(set(memory.titled(titles)) - reverts.keys()))  # what they undo
+    commits = {pid: conflicts.reverted_commit(p.text) for pid, p in reverts.items()}
+    titles = {title_hash(undoing[pid].group(1).strip()) for pid, commit in commits.items() if commit is None}
+    named = set(memory.titled(titles)) | _commits(namespace, {c for c in commits.values() if c is not None}, live)
+    reverts.update(_passages(named - reverts.keys()))  # what they undo
     return conflicts.declared_conflicts(sorted(said.values(), key=lambda p: p.id)) + conflicts.revert_conflicts(
         sorted(reverts.values(), key=lambda p: p.id)
     )
+
+
+def _commits(namespace: str, commits: set[str], live: set[int]) -> set[int]:
+    """The live passages whose external id is one of these commit ids, in full or abbreviated."""
+    found = set()
+    for commit in sorted(commits):
+        spelled = [commit[:end] for end in range(conflicts.SHORT_COMMIT, len(commit) + 1)]
+        query = Passage.select(Passage.id, Passage.external_id).where(
+            (Passage.namespace == namespace)
+            & Passage.retired_at.is_null()
+            & (Passage.external_id.in_(spelled) | Passage.external_id.startswith(commit))
+        )
+        found.update(pid for pid, external_id in query.tuples() if conflicts.is_commit(external_id, commit))
+    return found & live
 
 
 def _single_valued(namespace: str, live: set[int]) -> tuple[list[Finding], dict[int, Live]]:

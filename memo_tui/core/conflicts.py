@@ -9,15 +9,17 @@ fixed global order. Every proposed pair is then verified exactly.
 - contradiction: near-duplicates once numbers are masked and negations dropped, naming the same
   entities, whose words differ only in a value (a number, a measure, a plain version) or in a
   negation; or two values of a single-valued predicate for one subject; or declared with
-  `"contradicts": [ids]`; or a `Revert "..."` passage and the passage it names.
+  `"contradicts": [ids]`; or a `Revert "..."` passage and the commit it names.
 
 Templates are not conflicts. Ids, hashes, dates and package versions inside a name
 (`antchain-ak-16850fb7…`, `cloudauth20200618`, `libxrandr 2:1.3.1-2`) are not values; passages whose
 other words differ (another package, another subject) do not contradict each other; a family of
 three or more passages on one masked template is a series (a timeline of updates, or a generated
 listing), worth at most one finding; two updates where the newer starts from the older's value
-(`from 4.2.0 to 5.0.0` / `from 5.0.0 to 6.0.0`) are a timeline. Entities named by a large share of
-the passages (sign-offs, link texts) give no impact.
+(`from 4.2.0 to 5.0.0` / `from 5.0.0 to 6.0.0`) are a history, not a conflict. A series of one
+statement whose value changed more than once (`timeout is 30 s` / `45 s` / `90 s`, written at
+different times) is a timeline: one question, which value is current. Entities named by a large
+share of the passages (sign-offs, link texts) give no impact.
 """
 
 from __future__ import annotations
@@ -31,7 +33,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from datetime import datetime
 from difflib import SequenceMatcher
-from itertools import chain
+from itertools import chain, pairwise
 
 from memo_tui.core.config import section
 from memo_tui.core.processes import second_process
@@ -49,11 +51,15 @@ NEGATIONS = frozenset({"not", "never", "no", "none", "nobody", "cannot", "deprec
 PARALLEL_MIN = 5000  # live passages from which the two searches run in two processes
 PASSAGE_KINDS = ("duplicate", "contradiction")
 FAMILY = 3  # passages on one template from which they are a series, not a pair
+TIMELINE = "timeline"  # the rule of the questions a timeline is asked with
+TIMELINE_MAX = 12  # values one timeline holds: a queue item shows up to `clusters.MAX_MEMBERS` passages
 BOILERPLATE_SHARE = 0.01  # an entity named by more than this share of live passages gives no impact
 # A value: a number, a decimal or a plain version, with an optional unit (30, 1.5, 60s, 10ms, 4.2.0, 15%)
 _VALUE = re.compile(r"^v?\d+(?:[.,]\d+)*(?:%|[a-z]{1,3})?$")
 _DATE = re.compile(r"^(?:19|20)\d{2}(?:[-/.]?\d{2}){2}$")  # 20150928, 2015-09-28
 REVERT = re.compile(r'^\s*Revert\s+["“](.+?)["”]\s*$', re.MULTILINE)
+REVERTS_COMMIT = re.compile(r"\bThis reverts commit ([0-9a-f]{7,40})\b")  # git revert's body
+SHORT_COMMIT = 7  # the shortest commit id git abbreviates to
 
 WORD = re.compile(r"\w+(?:[.'’:/-]\w+)*")
 NUMBER = "0"
@@ -180,15 +186,37 @@ def _said(left_text: str, right_text: str) -> list[tuple[list[str], list[str], l
     ]
 
 
+def _subject_and_unit(before: list[str], after: list[str]) -> tuple[str, str]:
+    """What a value is of (the last words before it, but linking words) and its unit (the word after it)."""
+    subject = " ".join([w for w in before if w.casefold() not in _LINKING][-4:])
+    unit = f" {after[0]}" if after and after[0].isalpha() and after[0].casefold() not in _LINKING else ""
+    return subject, unit
+
+
 def _value_change(left_text: str, right_text: str) -> str:
     """`Acme Gateway request timeout: 30 → 60 seconds`: the subject, the old and new value, the unit."""
     parts = []
     for before, old, new, after in _said(left_text, right_text):
-        subject = " ".join([w for w in before if w.casefold() not in _LINKING][-4:])
-        unit = f" {after[0]}" if after and after[0].isalpha() and after[0].casefold() not in _LINKING else ""
+        subject, unit = _subject_and_unit(before, after)
         change = f"{' '.join(old) or '—'} → {' '.join(new) or '—'}{unit}"
         parts.append(f"{subject}: {change}" if subject else change)
     return "; ".join(parts)
+
+
+def _day(when: datetime | str) -> str:
+    return when.strftime("%Y-%m-%d") if isinstance(when, datetime) else str(when)[:10]
+
+
+def _timeline_reason(members: list[Live]) -> str:
+    """`Acme Gateway job timeout took 3 values from 2026-01-10 to 2026-03-01: 30 s (2026-01-10) →
+    45 s (2026-02-02) → 90 s (2026-03-01); which is current?` (`members`: oldest first)."""
+    first, last = members[0], members[-1]
+    before, _, newest, after = _said(first.text, last.text)[0]
+    subject, unit = _subject_and_unit(before, after)
+    values = [_said(m.text, last.text)[0][1] for m in members[:-1]] + [newest]
+    said = " → ".join(f"{' '.join(v)}{unit} ({_day(m.created_at)})" for v, m in zip(values, members, strict=True))
+    span = f"{len(members)} values from {_day(first.created_at)} to {_day(last.created_at)}"
+    return f"{subject + ' took ' if subject else ''}{span}: {said}; which is current?"
 
 
 def _negation_change(left_text: str, right_text: str, added: bool) -> str:
@@ -320,7 +348,12 @@ def assemble(
         else:
             findings[frozenset((finding.left, finding.right))] = replace(finding)
     for members_findings in series.values():
-        # a series: its repeats are one finding (the newest pair); its changing values are a timeline
+        # a series: one statement whose value changed is a timeline; else its repeats are one finding
+        # (the newest pair), and its changing values (a template's) none
+        timeline = _timeline(members_findings, by_id)
+        if timeline:
+            findings.update((frozenset((f.left, f.right)), f) for f in timeline)
+            continue
         repeats = [f for f in members_findings if f.kind == "duplicate"]
         if repeats:
             newest = max(repeats, key=lambda f: (by_id[f.right].created_at, f.right, by_id[f.left].created_at, f.left))
@@ -335,6 +368,27 @@ def assemble(
         finding.impact = max((counts[eid] for eid in shared if counts[eid] <= boilerplate), default=1)
         finding.left_name, finding.right_name = by_id[finding.left].external_id, by_id[finding.right].external_id
     return sorted(findings.values(), key=lambda f: (f.kind != "contradiction", -f.impact, -f.score, f.left, f.right))
+
+
+def _timeline(series: list[Finding], by_id: dict[int, Live]) -> list[Finding]:
+    """A series that is one statement whose value changed over time, as a chain of its passages,
+    oldest to newest (one queue item: which value is current?); empty for any other series. Every
+    two of its passages contradict each other by a value at one place (a bump that starts from the
+    last one's value, or a counter beside the value, is no timeline), each was written at another
+    time (a template's passages are written at once), and they are few."""
+    members = sorted({x for f in series for x in (f.left, f.right)}, key=lambda m: (by_id[m].created_at, m))
+    pairs = {frozenset((f.left, f.right)): f for f in series}
+    if not (len(members) <= TIMELINE_MAX and len(pairs) == len(members) * (len(members) - 1) // 2):
+        return []
+    if len({by_id[m].created_at for m in members}) < len(members):
+        return []
+    if not all(f.rule == "differs-number" and len(_said(by_id[f.left].text, by_id[f.right].text)) == 1 for f in series):
+        return []
+    reason = _timeline_reason([by_id[m] for m in members])
+    return [
+        replace(pairs[frozenset((old, new))], left=old, right=new, rule=TIMELINE, reason=reason)
+        for old, new in pairwise(members)
+    ]
 
 
 def duplicate_pairs(texts: list[str], kept: list | None = None) -> dict[tuple[int, int], float]:
@@ -459,24 +513,45 @@ def _short(text: str, width: int = 60) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
+def reverted_commit(text: str) -> str | None:
+    """The commit id a revert's body names (`This reverts commit <id>.`, as git writes it), or None."""
+    match = REVERTS_COMMIT.search(text)
+    return match.group(1) if match else None
+
+
+def is_commit(external_id: str, commit: str) -> bool:
+    """Whether a passage's external id is that commit's id, in full or abbreviated either way."""
+    return len(external_id) >= SHORT_COMMIT and (commit.startswith(external_id) or external_id.startswith(commit))
+
+
 def revert_conflicts(passages: list[Live]) -> list[Finding]:
-    """`Revert "subject"` negates the passage whose first line is that subject."""
+    """`Revert "subject"` negates the commit its body names (`This reverts commit <id>.`: the passage
+    whose external id is that id); a revert that names none, the newest passage before it whose
+    first line is that subject. Never a later passage: a change is undone after it was made."""
     by_title: dict[str, list[Live]] = defaultdict(list)
+    by_commit: dict[str, list[Live]] = defaultdict(list)  # the first letters of an external id
     reverting = []
     for p in passages:
         title = p.text.strip().split("\n", 1)[0].strip()
         by_title[title].append(p)
+        by_commit[p.external_id[:SHORT_COMMIT]].append(p)
         match = REVERT.match(title)
         if match:
             reverting.append((p, match.group(1).strip()))
     out = []
     for p, title in reverting:
-        for original in by_title.get(title, ()):
-            if original.id != p.id:
-                left, right = _ordered(original, p)
-                undone = f'"{_short(title)}" ({original.external_id})'
-                reason = f"{p.external_id} undoes {undone}: the change it made no longer holds"
-                out.append(Finding("contradiction", left.id, right.id, 1.0, "revert", reason))
+        commit = reverted_commit(p.text)
+        if commit is None:
+            named = by_title.get(title, [])
+        else:
+            named = [o for o in by_commit.get(commit[:SHORT_COMMIT], []) if is_commit(o.external_id, commit)]
+        earlier = [o for o in named if o.id != p.id and o.created_at <= p.created_at]
+        if earlier:
+            original = max(earlier, key=lambda o: (o.created_at, o.id))
+            undone = f'"{_short(title)}" ({original.external_id})'
+            reason = f"{p.external_id} undoes {undone}: the change it made no longer holds"
+            left, right = _ordered(original, p)
+            out.append(Finding("contradiction", left.id, right.id, 1.0, "revert", reason))
     return out
 
 
