@@ -239,3 +239,29 @@ def test_a_family_of_passages_as_one_card(demo_store, snap_compare):
         await settle(pilot)
 
     assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
+
+
+def test_a_timeline_card_says_each_value_with_its_date(demo_store, snap_compare):
+    from datetime import datetime
+
+    from memo_tui.core.ingest import ingest_records
+    from memo_tui.core.resolver import resolve
+    from memo_tui.core.sources import PassageRecord
+
+    said = [(30, "2026-04-10"), (45, "2026-04-20"), (90, "2026-05-01")]
+    ingest_records("default", [
+        PassageRecord(f"j{n}", f"The Harbor job timeout is {seconds} s for the nightly export.", "wiki",
+                      datetime.fromisoformat(day)) for n, (seconds, day) in enumerate(said, 1)
+    ])  # fmt: skip
+    resolve("default")
+
+    async def run_before(pilot):
+        await settle(pilot)
+        pane = pilot.app.screen.query_one("QueuePane")
+        row = next(i for i, q in enumerate(pane.questions) if q.rule.startswith("timeline"))
+        pilot.app.screen.query_one("#queue-table").move_cursor(row=row)
+        await settle(pilot)
+        await pilot.press("tab")
+        await settle(pilot)
+
+    assert snap_compare(demo_app(), terminal_size=WIDE, run_before=run_before)
