@@ -621,6 +621,13 @@ def test_a_revert_undoes_the_commit_its_body_names_and_no_other(store, tmp_path,
     assert {(f.left_name, f.right_name) for f in find_conflicts(NS) if f.rule == "revert"} == FLASK_REVERTS
 
 
+def test_an_issue_or_pull_request_number_is_no_value(store):
+    """Six merges of pull requests from one branch over two years, and a commit landed again as
+    `… (#5336)`: the numbers that differ are ids, so none of them is a timeline or a contradiction."""
+    ingest_paths(NS, [str(FLASK)])
+    assert {f.rule for f in find_conflicts(NS)} == {"revert"}
+
+
 def test_a_revert_that_names_no_commit_undoes_the_newest_earlier_commit_of_its_subject(store):
     commits = [PassageRecord(f"s{n}", "simplify", "dev", at(f"2026-01-0{n}")) for n in (1, 2, 3, 5)]
     undo = PassageRecord("r4", 'Revert "simplify"\n\nBroke the export.', "dev", at("2026-01-04"))

@@ -12,14 +12,14 @@ fixed global order. Every proposed pair is then verified exactly.
   `"contradicts": [ids]`; or a `Revert "..."` passage and the commit it names.
 
 Templates are not conflicts. Ids, hashes, dates and package versions inside a name
-(`antchain-ak-16850fb7…`, `cloudauth20200618`, `libxrandr 2:1.3.1-2`) are not values; passages whose
-other words differ (another package, another subject) do not contradict each other; a family of
-three or more passages on one masked template is a series (a timeline of updates, or a generated
-listing), worth at most one finding; two updates where the newer starts from the older's value
-(`from 4.2.0 to 5.0.0` / `from 5.0.0 to 6.0.0`) are a history, not a conflict. A series of one
-statement whose value changed more than once (`timeout is 30 s` / `45 s` / `90 s`, written at
-different times) is a timeline: one question, which value is current. Entities named by a large
-share of the passages (sign-offs, link texts) give no impact.
+(`antchain-ak-16850fb7…`, `cloudauth20200618`, `libxrandr 2:1.3.1-2`) and issue numbers (`#4922`)
+are not values; passages whose other words differ (another package, another subject) do not
+contradict each other; a family of three or more passages on one masked template is a series (a
+generated listing, or updates one after another), worth at most one finding; two updates where
+the newer starts from the older's value (`from 4.2.0 to 5.0.0` / `from 5.0.0 to 6.0.0`) are a
+history, not a conflict. A series of one statement whose value changed more than once (`timeout is
+30 s` / `45 s` / `90 s`, written at different times) is a timeline: one question, which value is
+current. Entities named by a large share of the passages (sign-offs, link texts) give no impact.
 """
 
 from __future__ import annotations
@@ -56,6 +56,7 @@ TIMELINE_MAX = 12  # values one timeline holds: a queue item shows up to `cluste
 BOILERPLATE_SHARE = 0.01  # an entity named by more than this share of live passages gives no impact
 # A value: a number, a decimal or a plain version, with an optional unit (30, 1.5, 60s, 10ms, 4.2.0, 15%)
 _VALUE = re.compile(r"^v?\d+(?:[.,]\d+)*(?:%|[a-z]{1,3})?$")
+_NUMBERED = re.compile(r"#(\d+)\b")  # an issue or a pull request, by its number
 _DATE = re.compile(r"^(?:19|20)\d{2}(?:[-/.]?\d{2}){2}$")  # 20150928, 2015-09-28
 REVERT = re.compile(r'^\s*Revert\s+["“](.+?)["”]\s*$', re.MULTILINE)
 REVERTS_COMMIT = re.compile(r"\bThis reverts commit ([0-9a-f]{7,40})\b")  # git revert's body
@@ -474,6 +475,8 @@ def _contradiction(left: Live, right: Live, near: float) -> Finding | None:
     if not changed or not all(is_value(w) or _is_negation(w) or (negated and w == "longer") for w in changed):
         return None  # another name, id, date or subject differs too: not the same statement
     if any(is_value(w) for w in changed):
+        if set(changed) & {n for text in (left.text, right.text) for n in _NUMBERED.findall(text)}:
+            return None  # an issue's or pull request's number (`#4922`, `(#5336)`): an id, not a value
         if set(only_left) & set(only_right):
             return None  # a value moved along (`from 4.2.0 to 5.0.0` / `from 5.0.0 to 6.0.0`): a timeline
         what = _value_change(left.text, right.text)
