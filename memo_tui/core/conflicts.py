@@ -478,7 +478,7 @@ def _contradiction(left: Live, right: Live, near: float) -> Finding | None:
         if set(changed) & {n for text in (left.text, right.text) for n in _NUMBERED.findall(text)}:
             return None  # an issue's or pull request's number (`#4922`, `(#5336)`): an id, not a value
         if set(only_left) & set(only_right):
-            return None  # a value moved along (`from 4.2.0 to 5.0.0` / `from 5.0.0 to 6.0.0`): a timeline
+            return None  # a value moved along (`from 4.2.0 to 5.0.0` / `from 5.0.0 to 6.0.0`): a history
         what = _value_change(left.text, right.text)
         return Finding("contradiction", left.id, right.id, near, "differs-number", what)
     added = any(_is_negation(w) for w in only_right)
@@ -532,15 +532,17 @@ def revert_conflicts(passages: list[Live]) -> list[Finding]:
     whose external id is that id); a revert that names none, the newest passage before it whose
     first line is that subject. Never a later passage: a change is undone after it was made."""
     by_title: dict[str, list[Live]] = defaultdict(list)
-    by_commit: dict[str, list[Live]] = defaultdict(list)  # the first letters of an external id
     reverting = []
     for p in passages:
         title = p.text.strip().split("\n", 1)[0].strip()
         by_title[title].append(p)
-        by_commit[p.external_id[:SHORT_COMMIT]].append(p)
         match = REVERT.match(title)
         if match:
             reverting.append((p, match.group(1).strip()))
+    by_commit: dict[str, list[Live]] = defaultdict(list)  # the first letters of an external id
+    if any(reverted_commit(p.text) for p, _ in reverting):
+        for p in passages:
+            by_commit[p.external_id[:SHORT_COMMIT]].append(p)
     out = []
     for p, title in reverting:
         commit = reverted_commit(p.text)
