@@ -632,8 +632,14 @@ def test_a_revert_that_names_no_commit_undoes_the_newest_earlier_commit_of_its_s
     commits = [PassageRecord(f"s{n}", "simplify", "dev", at(f"2026-01-0{n}")) for n in (1, 2, 3, 5)]
     undo = PassageRecord("r4", 'Revert "simplify"\n\nBroke the export.', "dev", at("2026-01-04"))
     ingest_records(NS, [*commits, undo])
-    assert ids_of(find_conflicts(NS)) == {("s3", "r4")}  # not s1, s2, nor s5, made after it
-    later = 'Revert "simplify"\n\nThis reverts commit 5e1d9c0ffee4a2b.'
+    resolve(NS)
+    assert reverts() == {("s3", "r4")}  # not s1, s2, nor s5, made after it
+    later = 'Revert "simplify"\n\nThis reverts commit 5e1d9c0.'  # abbreviated, as people write it
     ingest_records(NS, [PassageRecord("5e1d9c0ffee4", "simplify", "dev", at("2026-02-02")),
-                        PassageRecord("r6", later, "dev", at("2026-02-01"))])  # fmt: skip
-    assert ids_of(find_conflicts(NS)) == {("s3", "r4")}  # the commit it names was made after it: no pair
+                        PassageRecord("r6", later, "dev", at("2026-02-01")),  # the commit it names came later
+                        PassageRecord("c0ffee1234ab", "tidy the export", "dev", at("2026-02-03")),
+                        PassageRecord("r8", 'Revert "tidy the export"\n\nThis reverts commit c0ffee1.', "dev",
+                                      at("2026-02-04"))])  # fmt: skip
+    resolve(NS)  # a search of what changed since the last one
+    assert reverts() == {("s3", "r4"), ("c0ffee1234ab", "r8")}
+    assert ids_of(f for f in find_conflicts(NS) if f.rule == "revert") == reverts()
