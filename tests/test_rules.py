@@ -117,17 +117,17 @@ TABLE = [
     ("DB", "Darren Burns", None, None, "ask", "short-acronym"),
     ("MCP", "Model Context Protocol", None, None, "ask", "acronym"),
     # rule 8: spelling variants
-    ("Postgres", "PostgreSQL", None, None, "ask", "edit-distance"),
+    ("Postgres", "PostgreSQL", None, None, "ask", "short-spelling"),  # a long name without its capital ending
     ("memlom", "memloom", None, None, "ask", "edit-distance"),
-    ("Mongo", "MongoDB", None, None, "ask", "prefix"),
+    ("Mongo", "MongoDB", None, None, "ask", "short-spelling"),
     ("Kubernetes", "Kubernets", None, None, "ask", "edit-distance"),
-    ("Elasticsearch", "Elasticsaerch", None, None, "ask", "edit-distance"),
+    ("Elasticsearch", "Elasticsaerch", None, None, "ask", "transposed"),
     ("Terraform", "Teraform", None, None, "ask", "edit-distance"),
     ("Anthropic", "Antropic", None, None, "ask", "edit-distance"),
     ("Grafana", "Graphana", None, None, "no", "different"),  # two edits on a 7-letter key: too far
     ("Jenkins", "Jenkin", None, None, "ask", "plural"),
     ("Redis", "Rediss", None, None, "ask", "plural"),
-    ("Prometheus", "Promethues", None, None, "ask", "edit-distance"),
+    ("Prometheus", "Promethues", None, None, "ask", "transposed"),
     ("Snowflake", "Snowflakes", None, None, "ask", "plural"),
     ("get_id", "set_id", None, None, "no", "different"),  # sibling identifiers
     ("scroll_x", "scroll_y", None, None, "no", "different"),

@@ -7,6 +7,7 @@ are pending at once; what does not fit is counted as deferred and admitted by a 
 
 from __future__ import annotations
 
+import re
 import time
 from collections import ChainMap, Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -21,8 +22,9 @@ from peewee import fn
 from memo_tui.core import conflict_search, decisions, evidence, likelihood, pass_memory, queue
 from memo_tui.core.evidence import Evidence, StoreFacts
 from memo_tui.core.folds import canonical_rank, follow_aliases
+from memo_tui.core.keys import identity_key
 from memo_tui.core.pass_memory import PairList, Sweep, add_pair
-from memo_tui.core.rules import Name, Verdict, judge_pair, told
+from memo_tui.core.rules import Name, Verdict, judge_pair, prose_variants, told
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Entity, Fold, KeepApart, Mention, Passage, Question, utcnow
 from memo_tui.store.locks import for_update, pass_lock, writing
@@ -198,8 +200,35 @@ def joint_texts(facts: StoreFacts, pairs: list[tuple[int, int]]) -> None:
 
 
 def _entity_rows(namespace: str) -> list[tuple[int, str, str | None]]:
+    """(id, name, type) of the namespace's entities in id order; a name no type was declared for that
+    is the source of live passages, written as a person's name is, is a person (speakers, authors)."""
     query = Entity.select(Entity.id, Entity.name, Entity.type).where(Entity.namespace == namespace)
-    return rows_of(query.order_by(Entity.id))
+    rows = rows_of(query.order_by(Entity.id))
+    people = _people_among_sources(namespace)
+    if not people:
+        return rows
+    return [(e, name, "person") if kind is None and identity_key(name) in people else (e, name, kind)
+            for e, name, kind in rows]  # fmt: skip
+
+
+_PERSON_NAME = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*")  # Caroline, Jean-Luc, O'Brien
+
+
+def _people_among_sources(namespace: str) -> set[str]:
+    """The identity keys of the sources of live passages that are written as a person's name is: one
+    to four capitalised words of letters (`Caroline`, `Jean-Luc Picard`; not `pypi` or `ci@example.org`)."""
+    query = (
+        Passage.select(Passage.source)
+        .where((Passage.namespace == namespace) & Passage.retired_at.is_null() & Passage.source.is_null(False))
+        .distinct()
+    )
+    people = set()
+    for (source,) in rows_of(query):
+        key = identity_key(source)
+        words = key.split(" ")
+        if 1 <= len(words) <= 4 and all(w[:1].isupper() and _PERSON_NAME.fullmatch(w) for w in words):
+            people.add(key)
+    return people
 
 
 class Homes:
@@ -452,7 +481,7 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
             else:
                 local = kept_fold(pair)
                 found = weigh(a, b, FOLD_RULE) if local is None else evidence.remade(local, answers)
-                sure = evidence.is_certain(found)
+                sure = evidence.is_certain(found, prose_variants(name_of(a.id), name_of(b.id)))
             doubts[pair] = None if sure and not asked else found
         return doubts[pair]
 
