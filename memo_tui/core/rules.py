@@ -448,13 +448,12 @@ def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
     if _siblings(a, b) or _longer_path(a, b):
         return None
     short, long = (a.merge, b.merge) if len(a.merge) <= len(b.merge) else (b.merge, a.merge)
-    if len(short) == len(long) and _one_swap(short, long):  # `Dashbaord` / `Dashboard`: one slip of the fingers
+    if len(short) == len(long) >= 6 and _one_swap(short, long):  # `Dashbaord` / `Dashboard`: a slip of the fingers
         return _variant("transposed", _similarity(short, long), f"two neighbouring letters are swapped{note}")
     shorter, longer = (a, b) if len(a.merge) <= len(b.merge) else (b, a)
-    tail = _tail(longer.key, len(shorter.merge))
-    if (longer.merge.startswith(shorter.merge) and 1 <= len(tail) <= 3 and tail.isalpha() and tail.isupper()
-            and tail != "S" and not shorter.key.isupper() and not shorter.key.islower()):  # fmt: skip
-        # `Postgres` / `PostgreSQL`, `Mongo` / `MongoDB`: a long name written short, without its capital ending
+    if longer.merge.startswith(shorter.merge) and _cut_in_capitals(longer.key, len(shorter.merge)):
+        # `Postgres` / `PostgreSQL`: a long name written short, cut inside its capital ending (a word
+        # before a whole capital word is another thing: `Light` / `LightRAG`, `Power` / `PowerPC`)
         reason = f"'{shorter.key}' may be '{longer.key}' written short{note}"
         return _variant("short-spelling", _similarity(short, long), reason)
     limit = 2 if len(short) >= 8 else 1
@@ -485,14 +484,18 @@ def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
     return None
 
 
-def _tail(key: str, letters: int) -> str:
-    """What follows the first `letters` letters and digits of `key` (`PostgreSQL`, 8 -> `QL`)."""
-    seen = 0
-    for at, ch in enumerate(key):
-        if seen == letters:
-            return key[at:]
-        seen += ch.isalnum()
-    return ""
+def _cut_in_capitals(key: str, letters: int) -> bool:
+    """`key` is one word whose first `letters` letters end inside a run of capitals that goes on to its
+    end, 1-3 letters later (`PostgreSQL`, 8: `Postgre` + `S` | `QL`)."""
+    head, tail = key[:letters], key[letters:]
+    return (
+        key.isalpha()
+        and 1 <= len(tail) <= 3
+        and tail.isupper()
+        and len(head) >= 2
+        and head[-1].isupper()
+        and head[-2].islower()
+    )
 
 
 def _plural(a: Name, b: Name) -> bool:
