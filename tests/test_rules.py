@@ -119,7 +119,7 @@ TABLE = [
     # rule 8: spelling variants
     ("Postgres", "PostgreSQL", None, None, "ask", "short-spelling"),  # a long name without its capital ending
     ("memlom", "memloom", None, None, "ask", "edit-distance"),
-    ("Mongo", "MongoDB", None, None, "ask", "short-spelling"),
+    ("Mongo", "MongoDB", None, None, "ask", "prefix"),  # a word before a whole capital word: often another thing
     ("Kubernetes", "Kubernets", None, None, "ask", "edit-distance"),
     ("Elasticsearch", "Elasticsaerch", None, None, "ask", "transposed"),
     ("Terraform", "Teraform", None, None, "ask", "edit-distance"),
