@@ -135,6 +135,7 @@ INTERJECTIONS = frozenset(
     """
     wow woah whoa woohoo yay yeah yep yup yes nope bye goodbye congrats congratulations yo oh ooh aw aww
     awesome anytime absolutely definitely glad haha hehe omg nice cool great sure totally exactly indeed
+    morning evening afternoon night
     """.split()
 )
 STOP_WORDS = FUNCTION_WORDS | frozenset(
