@@ -150,6 +150,7 @@ TABLE = [
     ("Dashbaord", "Dashboard", None, None, "ask", "transposed"),
     ("APICs", "AI PCs", None, None, "ask", "edit-distance"),  # a swap in five letters is another acronym
     ("Light", "LightRAG", None, None, "ask", "prefix"),  # a word and a name made of it: not a short spelling
+    ("fasta", "FastACP", None, None, "ask", "prefix"),  # a lowercase word: a command or a format
     ("Deb", "Deborah", None, P, "ask", "short-name"),  # what a person is called for short
     ("Jo", "Joanna Smith", P, P, "ask", "short-name"),
     ("Cal", "Calvin", None, P, "ask", "short-name"),

@@ -451,9 +451,11 @@ def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
     if len(short) == len(long) >= 6 and _one_swap(short, long):  # `Dashbaord` / `Dashboard`: a slip of the fingers
         return _variant("transposed", _similarity(short, long), f"two neighbouring letters are swapped{note}")
     shorter, longer = (a, b) if len(a.merge) <= len(b.merge) else (b, a)
-    if longer.merge.startswith(shorter.merge) and _cut_in_capitals(longer.key, len(shorter.merge)):
+    if (longer.merge.startswith(shorter.merge) and not shorter.key.islower()
+            and _cut_in_capitals(longer.key, len(shorter.merge))):  # fmt: skip
         # `Postgres` / `PostgreSQL`: a long name written short, cut inside its capital ending (a word
-        # before a whole capital word is another thing: `Light` / `LightRAG`, `Power` / `PowerPC`)
+        # before a whole capital word is another thing: `Light` / `LightRAG`, `Power` / `PowerPC`; and
+        # a lowercase one often a command or format: `fasta` / `FastACP`)
         reason = f"'{shorter.key}' may be '{longer.key}' written short{note}"
         return _variant("short-spelling", _similarity(short, long), reason)
     limit = 2 if len(short) >= 8 else 1
