@@ -70,6 +70,27 @@ def test_every_rule_family_is_found():
     }
 
 
+def test_the_families_of_chats_and_notes_are_found_as_brute_force_finds_them():
+    """Acronyms and their plurals, people and their short names, among look-alikes of each."""
+    spellings = [
+        ("URL", None), ("URLs", None), ("URLS", None), ("Urls", None), ("ID", None), ("IDs", None), ("IDS", None),
+        ("Deborah", "person"), ("Deb", None), ("Debian", None), ("De", None), ("Debs", None), ("DEB", None),
+        ("Joanna Smith", "person"), ("Jo", "person"), ("Joan", None), ("Joanna", None), ("Cal", None),
+        ("Calvin", "person"), ("Calvinism", None), ("Evan", "person"), ("Ev", None), ("Eva", "person"),
+    ]  # fmt: skip
+    names = [Name(i, n, t) for i, (n, t) in enumerate(spellings)]
+    brute = {(i, j) for i in range(len(names)) for j in range(i + 1, len(names)) if positive(names, i, j)}
+    assert {(names[i].name, names[j].name) for i, j in brute} >= {
+        ("URL", "URLs"), ("ID", "IDs"), ("Deborah", "Deb"), ("Joanna Smith", "Jo"), ("Cal", "Calvin"), ("Evan", "Ev"),
+    }  # fmt: skip
+    assert {(i, j) for i, j in candidate_pairs(names) if positive(names, i, j)} == brute
+    from memo_tui.core.blocking import gram_order, name_probes, name_tokens
+
+    tokens = [name_tokens(n, gram_order(names)) for n in names]
+    probes = [name_probes(n, t) for n, t in zip(names, tokens, strict=True)]
+    assert [(names[i], names[j]) for i, j in brute if not (probes[i] & tokens[j] or probes[j] & tokens[i])] == []
+
+
 def test_the_parallel_path_finds_the_same_pairs(monkeypatch):
     from memo_tui.core import blocking
 

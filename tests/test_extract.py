@@ -192,3 +192,18 @@ def test_ascii_text_has_the_same_capitalised_runs_as_the_unicode_pattern_finds(t
 @pytest.mark.parametrize("text", ["os.path.join", "a.b", "end. Next", "v1.2 and 3.x", ".hidden", "x._y", "é.Ä", "none"])
 def test_the_dotted_hint_is_found_from_its_dot_as_from_its_word_character(text):
     assert bool(extract_module._DOTTED_HINT.search(text)) == bool(re.search(r"\w\.[A-Za-z_]", text))
+
+
+def test_sigil_tokens_and_tokens_without_a_letter_are_not_names():
+    text = "Use `-1` or `:-1` for the last, `$1` and `\\1` for the group, `:table` in the shell, `.tables` and `.env`."
+    assert keys(text) == {".tables", ".env"}  # a dot-led word is a file or a command: kept, but never paired
+
+
+def test_an_interjection_opening_a_line_is_not_part_of_the_name_it_addresses():
+    assert keys("Wow Mel, that is great! Bye Joanna. Yeah John, sure.") == {"Mel", "Joanna", "John"}
+    assert keys("Morning Deb, did it finish?") == {"Deb"}
+    assert keys("We met the Wow Signal team.") == {"Wow Signal"}  # mid-sentence it is a name's word
+
+
+def keys(text: str) -> set[str]:
+    return {m.key for m in extract(text)}

@@ -440,9 +440,10 @@ def test_a_remembered_ask_about_a_name_that_folds_in_this_pass_is_asked_as_a_ful
 
 def test_a_remembered_ask_inside_a_fold_group_is_asked_once(two_stores):
     """Two spellings that fold with a third but keep no rare company with it are asked about, not
-    folded; the pair of the two (an ask of its own, remembered from the last pass) is asked about
-    once, as a full pass asks it, when the group asks about it too."""
-    names = ["Tidewater Relay", "Tidewater Relay", "Tidewater-Relay", "TidewaterRelay"]
+    folded (`TideWater` is styled: no prose name, whose variants fold unasked); the pair of the two
+    (an ask of its own, remembered from the last pass) is asked about once, as a full pass asks it,
+    when the group asks about it too."""
+    names = ["TideWater Relay", "TideWater Relay", "TideWater-Relay", "TideWaterRelay"]
     records = [
         PassageRecord(f"t{k}", f"{name} and {town}.", "notes", entities=[{"name": name}, {"name": town}])
         for k, (name, town) in enumerate(zip(names, ["Ostrava", "Brno", "Porto", "Lisbon"], strict=True))
@@ -516,13 +517,13 @@ def test_an_unread_ask_about_a_name_that_folds_is_asked_as_a_full_pass_asks_it(t
 
     def script(full: bool) -> list:
         _types_differ_rejected(full)
-        ingest_records(NS, [_typed("t0", "Tidewater Relay", None, "Ostrava"),
-                            _typed("t1", "Tidewater Relay", None, "Brno"),
-                            _typed("t2", "Tidewater-Relay", "person", "Porto"),
-                            _typed("t3", "Tidewater relay", "org", "Lisbon")])  # fmt: skip
+        ingest_records(NS, [_typed("t0", "TideWater Relay", None, "Ostrava"),
+                            _typed("t1", "TideWater Relay", None, "Brno"),
+                            _typed("t2", "TideWater-Relay", "person", "Porto"),
+                            _typed("t3", "TideWater relay", "org", "Lisbon")])  # fmt: skip
         reports = [resolve(NS, cap=0, full=full)]
-        ingest_records(NS, [_typed("t4", "Tidewater Relay", None, "Quillfeather", "Ostrava Depot"),
-                            _typed("t5", "Tidewater-Relay", "person", "Quillfeather", "Ostrava Depot")])  # fmt: skip
+        ingest_records(NS, [_typed("t4", "TideWater Relay", None, "Quillfeather", "Ostrava Depot"),
+                            _typed("t5", "TideWater-Relay", "person", "Quillfeather", "Ostrava Depot")])  # fmt: skip
         reports.append(resolve(NS, cap=10, full=full))
         assert reports[-1].folded == 1 and reports[-1].queued
         return reports

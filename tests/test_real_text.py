@@ -58,7 +58,7 @@ def test_the_first_questions_served_are_mostly_the_same_thing(evaluated):
 
 def test_a_reviewer_is_asked_little(evaluated):
     name, found = evaluated
-    assert found.questions_per_1000_entities <= 100, name
+    assert found.questions_per_1000_entities <= 120, name  # issue 44's floor for package summaries
     assert found.conflicts <= CONFLICT_CEILING[name]
 
 

@@ -106,6 +106,33 @@ def test_identical_keys_without_shared_context_are_asked_not_folded(store):
     assert q.reason.startswith("the names differ only in case, spaces or hyphens; not folded unasked; ")
 
 
+def test_one_prose_name_in_other_capitals_or_separators_folds_without_shared_context(store):
+    ingest("Claude Code opened the branch.", "We ran claude-code on the flaky tests.", "Ask Claude-Code for a plan.")
+    report = resolve(NS)
+    assert report.folded == 1 and "Claude-Code" not in names() and "Claude Code" in names()
+    assert "claude-code" in names()  # a lowercase spelling is asked about, not folded
+    assert frozenset(("Claude Code", "claude-code")) in queued()
+
+
+def test_one_prose_name_written_both_ways_in_one_passage_is_asked_not_folded(store):
+    ingest("Claude Code here is the agent, Claude-Code the old wrapper script.", "Claude Code again.")
+    report = resolve(NS)
+    assert report.folded == 0 and report.not_certain == 1
+
+
+def test_a_source_written_as_a_name_is_a_person_and_a_short_name_is_asked_with_who_says_it(store):
+    records = [
+        PassageRecord("c1", "Morning Deb, did the restore finish?", "Priya"),
+        PassageRecord("c2", "It did. Priya, the report is yours now.", "Deborah"),
+        PassageRecord("c3", "Thanks Deb, and say hi to Deborah's team.", "Priya"),
+    ]
+    ingest_records(NS, records)
+    resolve(NS)
+    (q,) = [q for q in pending(NS) if q.rule == "short-name"]
+    assert {q.left_name, q.right_name} == {"Deb", "Deborah"}
+    assert "'Deb' is said by others than Deborah: Priya (2)" in q.reason
+
+
 def test_a_second_pass_changes_nothing(messy):
     resolve(NS)
     before, questions = graph_rows(), [q.id for q in pending(NS)]

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from memo_tui.core.rules import Name, entropy, judge_pair
+from memo_tui.core.rules import Name, entropy, judge_pair, prose_variants
 
 P = "person"
 
@@ -117,17 +117,17 @@ TABLE = [
     ("DB", "Darren Burns", None, None, "ask", "short-acronym"),
     ("MCP", "Model Context Protocol", None, None, "ask", "acronym"),
     # rule 8: spelling variants
-    ("Postgres", "PostgreSQL", None, None, "ask", "edit-distance"),
+    ("Postgres", "PostgreSQL", None, None, "ask", "short-spelling"),  # a long name without its capital ending
     ("memlom", "memloom", None, None, "ask", "edit-distance"),
-    ("Mongo", "MongoDB", None, None, "ask", "prefix"),
+    ("Mongo", "MongoDB", None, None, "ask", "prefix"),  # a word before a whole capital word: often another thing
     ("Kubernetes", "Kubernets", None, None, "ask", "edit-distance"),
-    ("Elasticsearch", "Elasticsaerch", None, None, "ask", "edit-distance"),
+    ("Elasticsearch", "Elasticsaerch", None, None, "ask", "transposed"),
     ("Terraform", "Teraform", None, None, "ask", "edit-distance"),
     ("Anthropic", "Antropic", None, None, "ask", "edit-distance"),
     ("Grafana", "Graphana", None, None, "no", "different"),  # two edits on a 7-letter key: too far
     ("Jenkins", "Jenkin", None, None, "ask", "plural"),
     ("Redis", "Rediss", None, None, "ask", "plural"),
-    ("Prometheus", "Promethues", None, None, "ask", "edit-distance"),
+    ("Prometheus", "Promethues", None, None, "ask", "transposed"),
     ("Snowflake", "Snowflakes", None, None, "ask", "plural"),
     ("get_id", "set_id", None, None, "no", "different"),  # sibling identifiers
     ("scroll_x", "scroll_y", None, None, "no", "different"),
@@ -144,6 +144,22 @@ TABLE = [
     ("Jira", "Jina", None, None, "no", "different"),
     ("aaaaaa", "aaaaab", None, None, "no", "different"),
     ("Go", "Gs", None, None, "no", "different"),
+    # names notes and chats really write
+    ("URLs", "URL", None, None, "ask", "caps-plural"),  # an acronym's plural, too short for rule 8
+    ("ID", "IDs", None, None, "ask", "caps-plural"),
+    ("Dashbaord", "Dashboard", None, None, "ask", "transposed"),
+    ("APICs", "AI PCs", None, None, "ask", "edit-distance"),  # a swap in five letters is another acronym
+    ("Light", "LightRAG", None, None, "ask", "prefix"),  # a word and a name made of it: not a short spelling
+    ("fasta", "FastACP", None, None, "ask", "prefix"),  # a lowercase word: a command or a format
+    ("Deb", "Deborah", None, P, "ask", "short-name"),  # what a person is called for short
+    ("Jo", "Joanna Smith", P, P, "ask", "short-name"),
+    ("Cal", "Calvin", None, P, "ask", "short-name"),
+    ("Deb", "Deborah", None, None, "no", "different"),  # only a person has a short name
+    ("Deborah", "Debian", P, None, "no", "different"),
+    ("DEB", "Deborah", None, P, "no", "different"),  # a short name is written as a name is
+    (".tables", "TABLE", None, None, "no", "sigil"),  # a command beside a word
+    ("--databases", "Database", None, None, "no", "sigil"),  # an option
+    ("/usr/share/info/dir", "usr/share/info/dir.gz", None, None, "ask", "edit-distance"),  # a path either way
     # rule 9: anything else
     ("Robert", "Bob", P, P, "no", "different"),
     ("memory_entities", "memory_edges", None, None, "no", "different"),
@@ -236,3 +252,20 @@ def test_a_fold_verdict_is_the_same_either_way_round():
                 folds += 1
                 assert one == two, (names[k].name, other.name)
     assert folds > 500
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "prose"),
+    [
+        ("Claude Code", "Claude-Code", True),  # spaces for hyphens
+        ("Secure Boot", "Secure boot", True),  # other capitals
+        ("Straße", "Strasse", True),
+        ("Agent To Agent", "Agent-to-Agent", False),  # both at once: two packages on PyPI
+        ("MiniMax", "Minimax", False),  # a styled word is a product's spelling
+        ("REST Framework", "Rest Framework", False),
+        ("Claude Code", "claude-code", False),  # a lowercase spelling is asked (`case-lowercase`)
+        ("Multi-Arch", "MultiArch", False),  # joined is not spaced
+    ],
+)
+def test_prose_variants_are_one_prose_name_in_other_capitals_or_separators(a, b, prose):
+    assert prose_variants(Name(1, a), Name(2, b)) is prose

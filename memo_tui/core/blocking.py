@@ -33,7 +33,7 @@ from rapidfuzz.distance import Levenshtein
 
 from memo_tui.core.keys import digits_of, identity_key, merge_of
 from memo_tui.core.processes import second_process
-from memo_tui.core.rules import Name, one_word_of_name, spelling_key
+from memo_tui.core.rules import Name, caps_plural_of, one_word_of_name, person_first_word, short_name_of, spelling_key
 
 _SUFFIX = re.compile(r"^(.+)\.[a-z0-9]{1,4}$")
 Pair = tuple[int, int]
@@ -139,6 +139,8 @@ def _other_pairs(pairs: set[int], names: list[Name], eligible: list[int], keys: 
     _company_suffixes(pairs, names)
     _acronyms(pairs, names)
     _people(pairs, names)
+    _caps_plurals(pairs, names)
+    _short_names(pairs, names)
     _prefixes(pairs, keys)
     _swaps(pairs, keys)
     _trigram_prefix_filter(pairs, {i: names[i].grams for i in eligible})
@@ -322,6 +324,25 @@ def _people(pairs: set[int], names: list[Name]) -> None:
                     _add(pairs, i, j)
 
 
+def _caps_plurals(pairs: set[int], names: list[Name]) -> None:
+    """An acronym and its plural (`URL` / `URLs`)."""
+    plurals = _by_value({i: stem for i, n in enumerate(names) if (stem := caps_plural_of(n.key))})
+    for i, n in enumerate(names):
+        for j in plurals.get(n.key, ()):
+            _add(pairs, i, j)
+
+
+def _short_names(pairs: set[int], names: list[Name]) -> None:
+    """A person and a short form of their first name (`Deborah` / `Deb`): the person's first name's
+    starts, looked up among short forms."""
+    shorts = _by_value({i: n.merge for i, n in enumerate(names) if short_name_of(n)})
+    for i, n in enumerate(names):
+        first = person_first_word(n)
+        for end in range(2, min(len(first), 7)) if first else ():
+            for j in shorts.get(first[:end], ()):
+                _add(pairs, i, j)
+
+
 def _trigram_prefix_filter(pairs: set[int], grams: dict[int, Collection[str]]) -> None:
     """AllPairs for Jaccard >= 0.8 with two shared tokens (an l-prefix filter, l = 2). A pair sharing
     80% of its union shares at least `need` = ceil(0.8 / 1.8 (|x| + |y|)) trigrams, at most |x| - need
@@ -396,11 +417,12 @@ def _file(index: dict, key, value) -> None:
 #   W the words   R runs of them 1-2 words shorter   c the core of a name with a company suffix
 #   A an acronym  I initials   H a person's 3-letter word head   L / N a person's long / short word's initial
 #   C the spelling key 1-3 characters shorter   E a segment of the spelling key (edit distance)
+#   P a start of a person's first name   Q a short form a person may be called by (`Deb`)
 #   G a trigram of the spelling key's prefix, rarest first by a gram order kept beside the tokens, and
 #     how many trigrams the key has (the probes ask for every count a Jaccard of 0.8 allows)
 _PARTNERS = {
     "m": "mC", "S": "", "W": "Rc", "R": "W", "c": "cW", "A": "I", "I": "A", "H": "H", "L": "N", "N": "LN",
-    "C": "m",
+    "C": "m", "P": "Q", "Q": "P",
 }  # fmt: skip
 
 
@@ -442,6 +464,11 @@ def name_tokens(n: Name, order: dict[str, int]) -> set[str]:
                 add("L" + word[:1])
             else:
                 add("N" + word[:1])
+    first = person_first_word(n)
+    for end in range(2, min(len(first), 7)) if first else ():
+        add("P" + first[:end])
+    if short_name_of(n):
+        add("Q" + n.merge)
     if n.spelling_eligible:
         key = n.merge
         for cut in (1, 2, 3):
@@ -488,6 +515,8 @@ def name_probes(n: Name, tokens: set[str]) -> set[str]:
             out.add(f"{group}|{kind}{body[1:]}")
     group = ".".join(n.digits)
     out.add(f"{group}|S{n.folded}")  # names that are this one with a file suffix
+    stem = caps_plural_of(n.key)  # an acronym's plural and the acronym (`URLs` / `URL`)
+    out.add(f"{group}|m{merge_of(stem)}" if stem else f"{group}|m{n.merge}s")
     match = _SUFFIX.match(n.folded)
     if match:  # and the name this one is without its suffix
         out.add(f"{group}|m{merge_of(match.group(1))}")

@@ -185,7 +185,8 @@ def _cluster(edges: list[QuestionView], facts: _Facts, canonical: int | None = N
             return facts.entities.get(n, (f"#{n}", None))[0]
 
         if canonical is None:
-            canonical = min(nodes, key=lambda n: folds.canonical_rank(n, name(n), facts.mentions[n]))
+            code = folds.written_as_code({n: name(n) for n in nodes})
+            canonical = min(nodes, key=lambda n: folds.canonical_rank(n, name(n), facts.mentions[n], code))
     else:
 
         def name(n: int) -> str:

@@ -129,6 +129,15 @@ def _inflections(verbs: list[str]) -> frozenset[str]:
 
 
 OPENING_VERBS = _inflections(COMMIT_VERBS)  # trimmed from the start of a sentence only: "Ship" is a name
+# Interjections and replies that open a line of chat before the name of the person addressed ("Wow
+# Mel", "Bye Joanna", "Yeah John"): trimmed from the start of a sentence only.
+INTERJECTIONS = frozenset(
+    """
+    wow woah whoa woohoo yay yeah yep yup yes nope bye goodbye congrats congratulations yo oh ooh aw aww
+    awesome anytime absolutely definitely glad haha hehe omg nice cool great sure totally exactly indeed
+    morning evening afternoon night
+    """.split()
+)
 STOP_WORDS = FUNCTION_WORDS | frozenset(
     """
     let lets let's update updated fixed added removed see use used using step steps first next last new old
@@ -139,6 +148,9 @@ _ALWAYS_SKIP = frozenset(
     "monday tuesday wednesday thursday friday saturday sunday january february march april june july august "
     "september october november december i todo fixme tbd ok".split()
 )
+# A token led by one of these is a placeholder, a back-reference or an editor's or shell's command
+# (`$1`, `\\1`, `:table`, `:wq`), not a name; a leading dot or hyphen is a file or an option (`.env`).
+SIGILS = frozenset(":$\\%")
 _GIVEN_NAMES = frozenset(("Will", "May"))  # function words that are also given names
 _SLASH_WORDS = frozenset(
     "and/or either/or he/she his/her him/her s/he yes/no on/off read/write input/output w/o".split()
@@ -154,8 +166,8 @@ def extract(text: str) -> list[Extracted]:
         key = identity_key(surface)
         if not key or len(key) > 120 or not any(map(str.isalnum, key)):
             return
-        if key.casefold() in STOP_WORDS or len(key) < 2 or key.replace(".", "").isdigit():
-            return  # single characters and bare numbers or versions name nothing on their own
+        if key.casefold() in STOP_WORDS or len(key) < 2 or not any(map(str.isalpha, key)) or key[0] in SIGILS:
+            return  # single characters, numbers (`-1`, `4.8`) and sigil tokens (`$1`, `:table`) name nothing
         current = found.get(key)
         if current is None or WEIGHTS[source] > current.weight:
             found[key] = Extracted(surface if current is None else current.surface, key, source, WEIGHTS[source])
@@ -274,7 +286,8 @@ def _add_capitalised_run(text: str, match: re.Match[str], add, in_heading: bool)
 def _add_words(words: list[str], at_sentence_start: bool, add, in_heading: bool = False) -> None:
     first = words[0] if words else ""
     # Trim from the start: any stop word opening a sentence, then function words and bare numbers.
-    if words and at_sentence_start and (words[0].casefold() in STOP_WORDS or words[0].casefold() in OPENING_VERBS):
+    opening = words[0].casefold() if words else ""
+    if at_sentence_start and (opening in STOP_WORDS or opening in OPENING_VERBS or opening in INTERJECTIONS):
         words.pop(0)
     while words and (words[0].casefold() in FUNCTION_WORDS or words[0][0].isdigit()):
         if not at_sentence_start and words[0] in _GIVEN_NAMES and len(words) > 1:

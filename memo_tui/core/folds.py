@@ -45,15 +45,39 @@ def active_mention_count(entity_id: int) -> int:
     )
 
 
-def canonical_rank(entity_id: int, name: str, mentions: int) -> tuple:
-    """The one canonical policy (smallest first): more active mentions, then the longer name, then
-    more capitals, then the smaller id. Folds by hand and the resolver's folds both rank by it."""
-    return (-mentions, -len(name), -sum(ch.isupper() for ch in name), entity_id)
+def canonical_rank(entity_id: int, name: str, mentions: int, as_code: frozenset[int] = frozenset()) -> tuple:
+    """The one canonical policy (smallest first): a proper spelling before a lowercase one, unless the
+    store writes that one as code (`as_code`: `written_as_code`) - `Flask` over `flask` in prose, as a
+    reviewer picks it; then more active mentions, the longer name, more capitals, the smaller id.
+    Folds by hand, the resolver's folds and the clusters' proposed canonical all rank by it."""
+    command_form = name == name.casefold() and name != name.upper() and entity_id not in as_code
+    return (command_form, -mentions, -len(name), -sum(ch.isupper() for ch in name), entity_id)
+
+
+def written_as_code(entities: dict[int, str]) -> frozenset[int]:
+    """Of these entities (id -> name), the lowercase ones the store writes as code: in backticks or as
+    an identifier in some live passage. Only lowercase names are looked up (the rest never need it)."""
+    lower = sorted(e for e, name in entities.items() if name == name.casefold() and name != name.upper())
+    if not lower:
+        return frozenset()
+    query = (
+        Mention.select(Mention.entity)
+        .join(Passage)
+        .where(
+            Mention.entity.in_(lower) & Mention.active & Mention.source.in_(CODE_SOURCES) & Passage.retired_at.is_null()
+        )
+        .distinct()
+    )
+    return frozenset(first_column(query))
+
+
+CODE_SOURCES = ("backtick", "identifier")  # the extractor's sources of a name written as code
 
 
 def canonical_order(a: Entity, b: Entity) -> tuple[Entity, Entity]:
     """(canonical, absorbed) by `canonical_rank`."""
-    first, second = sorted((a, b), key=lambda e: canonical_rank(e.id, e.name, active_mention_count(e.id)))
+    code = written_as_code({a.id: a.name, b.id: b.name})
+    first, second = sorted((a, b), key=lambda e: canonical_rank(e.id, e.name, active_mention_count(e.id), code))
     return first, second
 
 

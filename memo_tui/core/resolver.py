@@ -7,6 +7,7 @@ are pending at once; what does not fit is counted as deferred and admitted by a 
 
 from __future__ import annotations
 
+import re
 import time
 from collections import ChainMap, Counter, defaultdict
 from collections.abc import Callable, Iterable, Iterator, Mapping
@@ -20,9 +21,10 @@ from peewee import fn
 
 from memo_tui.core import conflict_search, decisions, evidence, likelihood, pass_memory, queue
 from memo_tui.core.evidence import Evidence, StoreFacts
-from memo_tui.core.folds import canonical_rank, follow_aliases
+from memo_tui.core.folds import canonical_rank, follow_aliases, written_as_code
+from memo_tui.core.keys import identity_key
 from memo_tui.core.pass_memory import PairList, Sweep, add_pair
-from memo_tui.core.rules import Name, Verdict, judge_pair, told
+from memo_tui.core.rules import Name, Verdict, judge_pair, prose_variants, told
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Entity, Fold, KeepApart, Mention, Passage, Question, utcnow
 from memo_tui.store.locks import for_update, pass_lock, writing
@@ -198,8 +200,35 @@ def joint_texts(facts: StoreFacts, pairs: list[tuple[int, int]]) -> None:
 
 
 def _entity_rows(namespace: str) -> list[tuple[int, str, str | None]]:
+    """(id, name, type) of the namespace's entities in id order; a name no type was declared for that
+    is the source of live passages, written as a person's name is, is a person (speakers, authors)."""
     query = Entity.select(Entity.id, Entity.name, Entity.type).where(Entity.namespace == namespace)
-    return rows_of(query.order_by(Entity.id))
+    rows = rows_of(query.order_by(Entity.id))
+    people = _people_among_sources(namespace)
+    if not people:
+        return rows
+    return [(e, name, "person") if kind is None and identity_key(name) in people else (e, name, kind)
+            for e, name, kind in rows]  # fmt: skip
+
+
+_PERSON_NAME = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*")  # Caroline, Jean-Luc, O'Brien
+
+
+def _people_among_sources(namespace: str) -> set[str]:
+    """The identity keys of the sources of live passages that are written as a person's name is: one
+    to four capitalised words of letters (`Caroline`, `Jean-Luc Picard`; not `pypi` or `ci@example.org`)."""
+    query = (
+        Passage.select(Passage.source)
+        .where((Passage.namespace == namespace) & Passage.retired_at.is_null() & Passage.source.is_null(False))
+        .distinct()
+    )
+    people = set()
+    for (source,) in rows_of(query):
+        key = identity_key(source)
+        words = key.split(" ")
+        if 1 <= len(words) <= 4 and all(w[:1].isupper() and _PERSON_NAME.fullmatch(w) for w in words):
+            people.add(key)
+    return people
 
 
 class Homes:
@@ -452,7 +481,7 @@ def _pass(namespace, cap, dry_run, progress, cancelled, full, judging, started) 
             else:
                 local = kept_fold(pair)
                 found = weigh(a, b, FOLD_RULE) if local is None else evidence.remade(local, answers)
-                sure = evidence.is_certain(found)
+                sure = evidence.is_certain(found, prose_variants(name_of(a.id), name_of(b.id)))
             doubts[pair] = None if sure and not asked else found
         return doubts[pair]
 
@@ -784,8 +813,8 @@ def _touching(pairs, ids: set[int]) -> list[tuple[int, int]]:
     return [pair for pair in pairs if pair[0] in ids or pair[1] in ids] if ids else []
 
 
-def _rank(name: Side, counts: dict[int, int]) -> tuple:
-    return canonical_rank(name.id, name.name, counts.get(name.id, 0))
+def _rank(name: Side, counts: dict[int, int], as_code: frozenset[int] = frozenset()) -> tuple:
+    return canonical_rank(name.id, name.name, counts.get(name.id, 0), as_code)
 
 
 def _hopeless(rule: str, answers, hopeless: dict[str, Evidence | None]) -> Evidence | None:
@@ -928,7 +957,10 @@ def _fold_group(
             return judge(a, b, settled=True)
         return said
 
-    canonical, *rest = sorted(members, key=lambda n: _rank(n, counts))
+    code = (
+        written_as_code({m.id: m.name for m in members}) if any(m.name[:1].isupper() for m in members) else frozenset()
+    )
+    canonical, *rest = sorted(members, key=lambda n: _rank(n, counts, code))
     leftover = []
     for member in rest:
         said = verdict(canonical, member)
@@ -1053,7 +1085,7 @@ def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_ru
             "right_name": q.right.name,
             "score": q.verdict.score,
             "rule": q.verdict.rule,
-            "reason": f"{_told(q, name_of)}; {q.evidence.words()}{TEACHES if id(q) in teaches else ''}",
+            "reason": f"{_told(q, name_of)}{_addressed(q)}; {q.evidence.words()}{TEACHES if id(q) in teaches else ''}",
             "impact": q.impact,
             "pattern": q.evidence.pattern,
             "likelihood": q.evidence.likelihood,
@@ -1091,6 +1123,25 @@ def _teaching(asks: list[Ask], places: int, taught: set[str]) -> list[Ask]:
         if q.evidence.pattern not in best or key < best[q.evidence.pattern][0]:
             best[q.evidence.pattern] = (key, q)
     return [q for _, q in sorted(best.values(), key=itemgetter(0))[:places]]
+
+
+def _addressed(q: Ask) -> str:
+    """For a person's short name, who calls them by it: the evidence a reviewer looks for (`Deb` in
+    Jolene's lines, about Deborah). Only the few short-name questions a pass admits read this."""
+    if q.verdict.rule != "short-name":
+        return ""
+    short, person = sorted((q.left, q.right), key=lambda side: len(side.name))  # `Deb` is the start of `Deborah`
+    query = (
+        Passage.select(Passage.source, fn.COUNT(fn.DISTINCT(Passage.id)))
+        .join(Mention, on=(Mention.passage == Passage.id))
+        .where((Mention.entity == short.id) & Mention.active & Passage.retired_at.is_null())
+        .group_by(Passage.source)
+    )
+    others = sorted((-n, source) for source, n in rows_of(query) if source and source != person.name)
+    if not others:
+        return f"; no one else calls {person.name} '{short.name}' here"
+    said = ", ".join(f"{source} ({-n})" for n, source in others[:3])
+    return f"; '{short.name}' is said by others than {person.name}: {said}"
 
 
 def _told(q: Ask, name_of) -> str:

@@ -194,9 +194,13 @@ def judge_pair(a: Name, b: Name, settled: bool = False) -> Verdict:
         return verdict
     if a.merge == b.merge:
         return _identical_merge_keys(a, b, note)
+    if (a.key[0] in ".-") != (b.key[0] in ".-") and a.key[0].isalnum() != b.key[0].isalnum():
+        # `.tables` / `TABLE`, `--force` / `Force`: a command, a file or an option beside a word
+        return Verdict("no", 0.0, "sigil", "only one name starts with punctuation: a command, file or option")
     if a.plain == b.plain:
         return Verdict("ask", 0.9, "accents", f"the names differ only in accents{note}")
-    for rule in (_containment, _company_suffix, _acronym, _person_variant, _spelling_variant):
+    rules = (_caps_plural, _containment, _company_suffix, _acronym, _person_variant, _short_name, _spelling_variant)
+    for rule in rules:
         verdict = rule(a, b, note)
         if verdict is not None:
             return verdict
@@ -283,6 +287,26 @@ def _identical_merge_keys(a: Name, b: Name, note: str) -> Verdict:
     return Verdict("fold", 1.0, "same-merge-key", "the names differ only in case, spaces or hyphens")
 
 
+_PROSE_WORD = re.compile(r"[^\W\d_][^\W\d_A-Z]*")  # a word of letters, capitalised at most at its start
+_SPACE_OR_HYPHEN = re.compile(r"[ -]")
+
+
+def prose_variants(a: Name, b: Name) -> bool:
+    """One prose name written with other capitals, or with spaces for hyphens (`Claude Code` /
+    `Claude-Code`, `Secure boot` / `Secure Boot`): the same words, each of plain letters capitalised at
+    most at its start, differing in letter case or in separators but not both (`Agent To Agent` /
+    `Agent-to-Agent` are two packages). A styled or all-capitals word (`MiniMax`, `REST`) is not prose:
+    such names are products, and two stylings are often two of them."""
+    if a.key == b.key or a.merge != b.merge or a.code or b.code:
+        return False
+    words_a, words_b = _SPACE_OR_HYPHEN.split(a.key), _SPACE_OR_HYPHEN.split(b.key)
+    if len(words_a) != len(words_b) or not all(_PROSE_WORD.fullmatch(w) for w in words_a + words_b):
+        return False
+    same_case = words_a == words_b
+    same_separators = [ch for ch in a.key if ch in " -"] == [ch for ch in b.key if ch in " -"]
+    return same_case != same_separators
+
+
 def _joined_vs_spaced(a: Name, b: Name) -> bool:
     marks_a = {ch for ch in a.key if not ch.isalnum()}
     marks_b = {ch for ch in b.key if not ch.isalnum()}
@@ -351,6 +375,42 @@ def _acronym(a: Name, b: Name, note: str) -> Verdict | None:
     return None
 
 
+def caps_plural_of(key: str) -> str | None:
+    """The acronym a plural in capitals is made of (`URLs` -> `URL`, `IDs` -> `ID`), or None."""
+    stem = key[:-1]
+    return stem if key.endswith("s") and 2 <= len(stem) <= 6 and stem.isalpha() and stem.isupper() else None
+
+
+def _caps_plural(a: Name, b: Name, note: str) -> Verdict | None:
+    """Rule 7e: `URLs` / `URL`, `APIs` / `API`: an acronym and its plural, as notes write them."""
+    if caps_plural_of(a.key) == b.key or caps_plural_of(b.key) == a.key:
+        return Verdict("ask", 0.8, "caps-plural", f"one is the plural of the other, an acronym{note}")
+    return None
+
+
+def short_name_of(n: Name) -> bool:
+    """A short form a person may be called by: one capitalised word of 2-6 letters (`Deb`, `Jo`, `Cal`)."""
+    key = n.key
+    shaped = 2 <= len(key) <= 6 and key.isalpha() and key[0].isupper() and key[1:].islower()
+    return shaped and n.type in (None, "person")
+
+
+def person_first_word(n: Name) -> str | None:
+    """The first word of a person's name, casefolded, when a short form of it can be told (3+ letters)."""
+    return n.words[0] if n.type == "person" and n.words and len(n.words[0]) >= 3 and n.words[0].isalpha() else None
+
+
+def _short_name(a: Name, b: Name, note: str) -> Verdict | None:
+    """Rule 7f, people: `Deb` / `Deborah`, `Cal` / `Calvin`, `Jo` / `Joanna`: what the person is called
+    for short, the start of their first name (`Bob` / `Robert` is not: no rule can tell it)."""
+    for short, person in ((a, b), (b, a)):
+        first = person_first_word(person)
+        if first and short_name_of(short) and len(short.merge) < len(first) and first.startswith(short.merge):
+            reason = f"'{short.key}' may be what '{person.key}' is called for short{note}"
+            return Verdict("ask", 0.6, "short-name", reason)
+    return None
+
+
 def _person_variant(a: Name, b: Name, note: str) -> Verdict | None:
     """Rule 7d, people only: `J. Smith` / `John Smith`, `Grace Hopper` / `Grace Murray Hopper`, `Tanaka Hiro`."""
     if a.type != "person" or b.type != "person":
@@ -388,6 +448,16 @@ def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
     if _siblings(a, b) or _longer_path(a, b):
         return None
     short, long = (a.merge, b.merge) if len(a.merge) <= len(b.merge) else (b.merge, a.merge)
+    if len(short) == len(long) >= 6 and _one_swap(short, long):  # `Dashbaord` / `Dashboard`: a slip of the fingers
+        return _variant("transposed", _similarity(short, long), f"two neighbouring letters are swapped{note}")
+    shorter, longer = (a, b) if len(a.merge) <= len(b.merge) else (b, a)
+    if (longer.merge.startswith(shorter.merge) and not shorter.key.islower()
+            and _cut_in_capitals(longer.key, len(shorter.merge))):  # fmt: skip
+        # `Postgres` / `PostgreSQL`: a long name written short, cut inside its capital ending (a word
+        # before a whole capital word is another thing: `Light` / `LightRAG`, `Power` / `PowerPC`; and
+        # a lowercase one often a command or format: `fasta` / `FastACP`)
+        reason = f"'{shorter.key}' may be '{longer.key}' written short{note}"
+        return _variant("short-spelling", _similarity(short, long), reason)
     limit = 2 if len(short) >= 8 else 1
     distance = Levenshtein.distance(short, long, score_cutoff=limit)
     if distance > limit and limit == 1 and _one_swap(short, long):
@@ -414,6 +484,20 @@ def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
             )
         return _variant("prefix", _similarity(short, long), f"'{long}' is '{short}' with {extra} more letters{note}")
     return None
+
+
+def _cut_in_capitals(key: str, letters: int) -> bool:
+    """`key` is one word whose first `letters` letters end inside a run of capitals that goes on to its
+    end, 1-3 letters later (`PostgreSQL`, 8: `Postgre` + `S` | `QL`)."""
+    head, tail = key[:letters], key[letters:]
+    return (
+        key.isalpha()
+        and 1 <= len(tail) <= 3
+        and tail.isupper()
+        and len(head) >= 2
+        and head[-1].isupper()
+        and head[-2].islower()
+    )
 
 
 def _plural(a: Name, b: Name) -> bool:
