@@ -528,7 +528,8 @@ def cmd_eval(args: argparse.Namespace) -> int:
     from memo_tui.core.evaluate import FIRST, SAMPLE, evaluate, evaluate_store, read_pairs
 
     if args.store:
-        found = evaluate_store(args.ns, read_pairs(args.pairs, unsure=True))
+        pairs = read_pairs(args.pairs, unsure=True)
+        found = evaluate_store(args.ns, pairs, pairs)
 
         def tally(name: str, t) -> str:
             p = "n/a" if t.precision is None else f"{t.precision:.3f}"
