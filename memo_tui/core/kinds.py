@@ -84,7 +84,8 @@ def unpack(kind: Kind, data: Path, scratch: Path) -> dict[str, list[str]]:
     if source.name.endswith(".tar.gz"):
         with tarfile.open(source, "r:gz") as tar:
             tar.extractall(scratch, filter="data")
-        return {"default": [str(scratch / folder) for folder in sorted({m.split("/")[0] for m in tar.getnames()})]}
+            folders = sorted({name.split("/")[0] for name in tar.getnames()})
+        return {"default": [str(scratch / folder) for folder in folders]}
     corpus = scratch / source.name.removesuffix(".gz")
     with gzip.open(source, "rb") as src, corpus.open("wb") as dst:
         shutil.copyfileobj(src, dst)
@@ -122,6 +123,7 @@ def calibrated(path: Path | None) -> Iterator[None]:
 def evaluate_kind(kind: Kind, data: Path, folder: Path, calibration: Path | None) -> StoreEvaluation:
     """Build the kind's stores in `folder` (a fresh SQLite store), run the pass with `calibration`
     and score every namespace against the kind's labels, summed over its stores."""
+    from memo_tui.core import metrics
     from memo_tui.core.opening import open_store
     from memo_tui.core.resolver import resolve
     from memo_tui.store import db
@@ -137,6 +139,7 @@ def evaluate_kind(kind: Kind, data: Path, folder: Path, calibration: Path | None
                 found.append(evaluate_store(namespace, _in(labels, namespace), _in(mined, namespace)))
         return StoreEvaluation.summed(found)
     finally:
+        metrics.flush()  # the passes' counts go to the scratch store, not to whichever store is opened next
         db.close()
         db.initialize(None)
 
