@@ -37,8 +37,8 @@ class Kind:
     about: str
 
     def where(self, data: Path) -> Path:
-        if self.name == "chats":
-            return data.resolve().parents[2] / CHATS
+        if self.name == "chats":  # DIR is REPOSITORY/tests/data/real
+            return data.resolve().joinpath("..", "..", "..", CHATS)
         return data / self.passages
 
     def present(self, data: Path) -> bool:
