@@ -3,14 +3,15 @@
     python benchmarks/calibrate.py [--write]
 
 For each kind of text (`memo_tui/core/kinds.py`: its passages and labels in tests/data/real/) the
-passages are ingested into a scratch store, and every judged pair of the kind (its labels and its
-mined pairs) gets the rules' verdict and the store's evidence. The prior of a rule is its share of
+passages are ingested into a scratch store, and every judged pair of the kind's labels (the product's
+folds and questions; its mined pairs measure recall and stay out of every fit) gets the rules' verdict
+and the store's evidence. The prior of a rule is its share of
 same-pairs over the labelled files (tests/data/labelled_pairs.jsonl too), with one pseudo-count each
 way; the evidence weights are a logistic regression of the label on the features, with the rule's
 prior as offset. The fit is made on every kind (the packaged memo_tui/core/calibration.json) and on
 every kind but one, for each kind (tests/data/real/calibration/without-KIND.json: what the real-text
-evaluation runs that kind with). Prints the tables and each held-out kind's log loss; --write saves
-them all, and needs every kind's passages (the conversations are in ../shared/corpora).
+evaluation runs that kind with: a kind without labels is held out of nothing). Prints the table and
+each held-out kind's log loss; --write saves them all, and needs the passages of every labelled kind.
 """
 
 from __future__ import annotations
@@ -38,15 +39,15 @@ Row = tuple[str, bool, dict]  # (pattern, same, features) of one judged pair
 
 
 def kind_features(kind: Kind, scratch: Path) -> list[Row]:
-    """A row for every judged pair of one kind whose two names are entities of its store and that a
-    rule does not reject; a pair judged twice (labelled and mined) counts once."""
+    """A row for every labelled pair of one kind whose two names are entities of its store and that a
+    rule does not reject."""
     folder = scratch / kind.name
     folder.mkdir()
     open_store(str(folder / "store.db"))
     try:
         rows = []
         for namespace in build(kind, REAL, folder):
-            rows += namespace_features(namespace, [p for p in kind.labels(REAL) if p.get("ns", namespace) == namespace])
+            rows += namespace_features(namespace, [p for p in kind.asked(REAL) if p.get("ns", namespace) == namespace])
         return rows
     finally:
         db.close()
@@ -55,12 +56,7 @@ def kind_features(kind: Kind, scratch: Path) -> list[Row]:
 
 def namespace_features(namespace: str, labels: list[dict]) -> list[Row]:
     ids = {n: i for i, n in Entity.select(Entity.id, Entity.name).where(Entity.namespace == namespace).tuples()}
-    pairs, seen = [], set()
-    for r in labels:
-        key = frozenset((r["a"], r["b"]))
-        if r["same"] is not None and r["a"] in ids and r["b"] in ids and key not in seen:
-            seen.add(key)
-            pairs.append((r, ids[r["a"]], ids[r["b"]]))
+    pairs = [(r, ids[r["a"]], ids[r["b"]]) for r in labels if r["same"] is not None and r["a"] in ids and r["b"] in ids]
     wanted = {x for _, a, b in pairs for x in (a, b)}
     live, sources = resolver.live_sources(namespace)
     passages, named = resolver.mention_sets(resolver.live_mentions(namespace, live))
@@ -164,20 +160,24 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help="save the packaged calibration and the held-out ones")
     args = parser.parse_args()
-    absent = [kind.name for kind in KINDS if not kind.present(REAL)]
+    labelled = [kind for kind in KINDS if kind.asked(REAL)]
+    absent = [kind.name for kind in labelled if not kind.present(REAL)]
     if args.write and absent:
         print(f"calibrate: no passages of {', '.join(absent)}: --write fits on every kind", file=sys.stderr)
         return 1
     listed = listed_rows()
     with tempfile.TemporaryDirectory() as scratch:
-        by_kind = {kind.name: kind_features(kind, Path(scratch)) for kind in KINDS if kind.name not in absent}
+        by_kind = {kind.name: kind_features(kind, Path(scratch)) for kind in labelled if kind.name not in absent}
     every = [row for rows in by_kind.values() for row in rows]
     table, weights = calibrate(listed, every)
     print_fit(listed, by_kind, table, weights)
     fits = {evidence.CALIBRATION: (table, weights, list(by_kind))}
-    for name, held in by_kind.items():
-        others = [k for k in by_kind if k != name]
-        out_table, out_weights = calibrate(listed, [row for k in others for row in by_kind[k]])
+    fitted = {}  # the kinds without labels are all held out of the same fit
+    for name in (kind.name for kind in KINDS):
+        held, others = by_kind.get(name, []), tuple(k for k in by_kind if k != name)
+        if others not in fitted:
+            fitted[others] = calibrate(listed, [row for k in others for row in by_kind[k]])
+        out_table, out_weights = fitted[others]
         held_out = log_loss(offset_rows(out_table, held), out_weights)
         print(f"without {name:10}: log loss on its {len(held)} pairs {held_out:.4f} held out, "
               f"{log_loss(offset_rows(table, held), weights):.4f} in sample")  # fmt: skip
@@ -186,7 +186,7 @@ def main() -> int:
         current = json.loads(evidence.CALIBRATION.read_text(encoding="utf-8"))  # the conflict priors are set by hand
         for path, (out_table, out_weights, kinds) in fits.items():
             path.parent.mkdir(exist_ok=True)
-            saved = {**current, "priors": out_table, "weights": out_weights, "fitted_on": kinds}
+            saved = {**current, "priors": out_table, "weights": out_weights, "fitted_on": list(kinds)}
             path.write_text(json.dumps(saved, indent=2) + "\n", encoding="utf-8")
     return 0
 

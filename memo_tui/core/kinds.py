@@ -1,11 +1,12 @@
 """The kinds of real text the pass is evaluated on, and how each kind's stores are built.
 
 The data folder (`tests/data/real/` in the repository) holds, per kind NAME: its passages, its labels
-`NAME.labels.jsonl` (the product's folds and questions, judged by reading the passages), its mined
-pairs `NAME.mined.jsonl` (pairs found without the product's rules, judged the same way: the recall is
-measured on these) and `calibration/without-NAME.json`, the calibration fitted on every other kind
-(`benchmarks/calibrate.py --write`). The conversations are not the project's to commit: they are read
-from `../shared/corpora/locomo-dev` beside the repository, and their kind is absent without it.
+`NAME.labels.jsonl` (the product's folds and questions, judged by reading the passages: the calibration
+is fitted on these), its mined pairs `NAME.mined.jsonl` (pairs found without the product's rules,
+judged the same way: the recall is measured on these) and `calibration/without-NAME.json`, the
+calibration fitted on every other kind (`benchmarks/calibrate.py --write`). The conversations are not
+the project's to commit: they are read from `../shared/corpora/locomo-dev` beside the repository, and
+their kind is absent without it.
 
 A kind is evaluated by building its stores and running the pass with a given calibration file
 (`evidence.CALIBRATION_ENV`): the one fitted without it (held out) or the packaged one (in sample).
@@ -46,9 +47,15 @@ class Kind:
 
     def labels(self, data: Path) -> list[dict]:
         """Every judged pair of this kind: the product's folds and questions, then the mined pairs."""
-        return [p for file in (f"{self.name}.labels.jsonl", f"{self.name}.mined.jsonl") for p in _pairs(data / file)]
+        return self.asked(data) + self.mined(data)
+
+    def asked(self, data: Path) -> list[dict]:
+        """The product's folds and questions, judged: what the calibration is fitted on."""
+        return _pairs(data / f"{self.name}.labels.jsonl")
 
     def mined(self, data: Path) -> list[dict]:
+        """Pairs mined without the product's rules, judged: what the recall is measured on (a sample
+        stratified by miner, so their share of same-pairs is the sampler's, not the store's)."""
         return _pairs(data / f"{self.name}.mined.jsonl")
 
     def held_out(self, data: Path) -> Path:
