@@ -1,22 +1,24 @@
-"""Fit the evidence layer's calibration (`memo_tui/core/calibration.json`) on the labelled stores.
+"""Fit the evidence layer's calibration on the labelled kinds of real text, and once without each kind.
 
     python benchmarks/calibrate.py [--write]
 
-For each labelled real-text store in tests/data/real/ (passages NAME.jsonl.gz, labels
-NAME.labels.jsonl) the passages are ingested into a scratch store, and every labelled pair gets the
-rules' verdict and the store's evidence. The prior of a rule is its share of same-pairs over all
-labelled files (tests/data/labelled_pairs.jsonl too), with one pseudo-count each way; the evidence
-weights are a logistic regression of the label on the features, with the rule's prior as offset.
-Prints the table; --write saves it.
+For each kind of text (`memo_tui/core/kinds.py`: its passages and labels in tests/data/real/) the
+passages are ingested into a scratch store, and every judged pair of the kind's labels (the product's
+folds and questions; its mined pairs measure recall and stay out of every fit) gets the rules' verdict
+and the store's evidence. The prior of a rule is its share of
+same-pairs over the labelled files (tests/data/labelled_pairs.jsonl too), with one pseudo-count each
+way; the evidence weights are a logistic regression of the label on the features, with the rule's
+prior as offset. The fit is made on every kind (the packaged memo_tui/core/calibration.json) and on
+every kind but one, for each kind (tests/data/real/calibration/without-KIND.json: what the real-text
+evaluation runs that kind with: a kind without labels is held out of nothing). Prints the table and
+each held-out kind's log loss; --write saves them all, and needs the passages of every labelled kind.
 """
 
 from __future__ import annotations
 
 import argparse
-import gzip
 import json
 import math
-import shutil
 import sys
 import tempfile
 from collections import Counter
@@ -26,28 +28,38 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from memo_tui.core import evidence, resolver  # noqa: E402
-from memo_tui.core.ingest import ingest_paths  # noqa: E402
+from memo_tui.core.kinds import KINDS, Kind, build  # noqa: E402
 from memo_tui.core.opening import open_store  # noqa: E402
 from memo_tui.core.rules import Name, judge_pair  # noqa: E402
-from memo_tui.store import Entity  # noqa: E402
+from memo_tui.store import Entity, db  # noqa: E402
 
 REAL = ROOT / "tests" / "data" / "real"
 FEATURES = ("neighbours", "contrasted", "shared_source", "no_neighbours", "rare_variant")
+Row = tuple[str, bool, dict]  # (pattern, same, features) of one judged pair
 
 
-def labelled_store_features(name: str, scratch: Path) -> list[tuple[str, bool, dict]]:
-    """(rule, same, features) for every labelled pair of one real store whose two names are entities."""
-    corpus = scratch / f"{name}.jsonl"
-    with gzip.open(REAL / f"{name}.jsonl.gz", "rb") as src, corpus.open("wb") as dst:
-        shutil.copyfileobj(src, dst)
-    open_store(str(scratch / f"{name}.db"))
-    ingest_paths("default", [str(corpus)])
-    ids = {n: i for i, n in Entity.select(Entity.id, Entity.name).tuples()}
-    labels = [json.loads(line) for line in (REAL / f"{name}.labels.jsonl").open(encoding="utf-8")]
+def kind_features(kind: Kind, scratch: Path) -> list[Row]:
+    """A row for every labelled pair of one kind whose two names are entities of its store and that a
+    rule does not reject."""
+    folder = scratch / kind.name
+    folder.mkdir()
+    open_store(str(folder / "store.db"))
+    try:
+        rows = []
+        for namespace in build(kind, REAL, folder):
+            rows += namespace_features(namespace, [p for p in kind.asked(REAL) if p.get("ns", namespace) == namespace])
+        return rows
+    finally:
+        db.close()
+        db.initialize(None)
+
+
+def namespace_features(namespace: str, labels: list[dict]) -> list[Row]:
+    ids = {n: i for i, n in Entity.select(Entity.id, Entity.name).where(Entity.namespace == namespace).tuples()}
     pairs = [(r, ids[r["a"]], ids[r["b"]]) for r in labels if r["same"] is not None and r["a"] in ids and r["b"] in ids]
     wanted = {x for _, a, b in pairs for x in (a, b)}
-    live, sources = resolver.live_sources("default")
-    passages, named = resolver.mention_sets(resolver.live_mentions("default", live))
+    live, sources = resolver.live_sources(namespace)
+    passages, named = resolver.mention_sets(resolver.live_mentions(namespace, live))
     counts = {eid: len(pids) for eid, pids in passages.items()}
     facts = resolver.store_facts(wanted, passages, named, sources, counts)
     resolver.joint_texts(facts, [(a, b) for _, a, b in pairs])
@@ -115,39 +127,81 @@ def log_loss(rows, w) -> float:
     for offset, label, x in rows:
         p = evidence.sigmoid(offset + sum(w[f] * x[f] for f in FEATURES))
         total -= math.log(p if label else 1 - p)
-    return total / len(rows)
+    return total / len(rows) if rows else float("nan")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--write", action="store_true", help="save memo_tui/core/calibration.json")
-    args = parser.parse_args()
-    rule_rows = []
+def listed_rows() -> list[tuple[str, bool]]:
+    """(rule, same) of the hand-made pair list, by the rules alone."""
+    rows = []
     for line in (ROOT / "tests" / "data" / "labelled_pairs.jsonl").open(encoding="utf-8"):
         row = json.loads(line)
         verdict = judge_pair(Name(1, row["a"], row.get("type_a")), Name(2, row["b"], row.get("type_b")))
         if verdict.kind != "no":
-            rule_rows.append((verdict.rule, row["same"]))
-    store_rows = []
+            rows.append((verdict.rule, row["same"]))
+    return rows
+
+
+def calibrate(listed: list[tuple[str, bool]], store_rows: list[Row]) -> tuple[dict, dict]:
+    """The priors and the evidence weights fitted on these judged pairs."""
+    table = priors(listed, [(rule, same) for rule, same, _ in store_rows])
+    return table, fit(offset_rows(table, store_rows))
+
+
+def offset_rows(table: dict, store_rows: list[Row]) -> list[tuple[float, bool, dict]]:
+    """The rows with their pattern's prior log-odds (a pattern the table lacks: as the pass falls back)."""
+    out = []
+    for pattern, same, x in store_rows:
+        fallback = table["+defined"] if pattern.endswith("+defined") else table["default"]
+        out.append((evidence.logit(table.get(pattern, fallback)), same, x))
+    return out
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--write", action="store_true", help="save the packaged calibration and the held-out ones")
+    args = parser.parse_args()
+    labelled = [kind for kind in KINDS if kind.asked(REAL)]
+    absent = [kind.name for kind in labelled if not kind.present(REAL)]
+    if args.write and absent:
+        print(f"calibrate: no passages of {', '.join(absent)}: --write fits on every kind", file=sys.stderr)
+        return 1
+    listed = listed_rows()
     with tempfile.TemporaryDirectory() as scratch:
-        for path in sorted(REAL.glob("*.labels.jsonl")):
-            store_rows += labelled_store_features(path.name.removesuffix(".labels.jsonl"), Path(scratch))
-    table = priors(rule_rows, [(rule, same) for rule, same, _ in store_rows])
-    rows = [(evidence.logit(table[rule]), same, x) for rule, same, x in store_rows]
-    weights = fit(rows)
-    zero = dict.fromkeys(FEATURES, 0.0)
-    print(f"{len(rule_rows)} labelled pairs (rules only), {len(store_rows)} in labelled stores")
+        by_kind = {kind.name: kind_features(kind, Path(scratch)) for kind in labelled if kind.name not in absent}
+    every = [row for rows in by_kind.values() for row in rows]
+    table, weights = calibrate(listed, every)
+    print_fit(listed, by_kind, table, weights)
+    fits = {evidence.CALIBRATION: (table, weights, list(by_kind))}
+    fitted = {}  # the kinds without labels are all held out of the same fit
+    for name in (kind.name for kind in KINDS):
+        held, others = by_kind.get(name, []), tuple(k for k in by_kind if k != name)
+        if others not in fitted:
+            fitted[others] = calibrate(listed, [row for k in others for row in by_kind[k]])
+        out_table, out_weights = fitted[others]
+        held_out = log_loss(offset_rows(out_table, held), out_weights)
+        print(f"without {name:10}: log loss on its {len(held)} pairs {held_out:.4f} held out, "
+              f"{log_loss(offset_rows(table, held), weights):.4f} in sample")  # fmt: skip
+        fits[REAL / "calibration" / f"without-{name}.json"] = (out_table, out_weights, others)
+    if args.write:
+        current = json.loads(evidence.CALIBRATION.read_text(encoding="utf-8"))  # the conflict priors are set by hand
+        for path, (out_table, out_weights, kinds) in fits.items():
+            path.parent.mkdir(exist_ok=True)
+            saved = {**current, "priors": out_table, "weights": out_weights, "fitted_on": list(kinds)}
+            path.write_text(json.dumps(saved, indent=2) + "\n", encoding="utf-8")
+    return 0
+
+
+def print_fit(listed: list, by_kind: dict[str, list[Row]], table: dict, weights: dict) -> None:
+    every = [row for rows in by_kind.values() for row in rows]
+    rows, zero = offset_rows(table, every), dict.fromkeys(FEATURES, 0.0)
+    counts = ", ".join(f"{len(r)} {name}" for name, r in by_kind.items())
+    print(f"{len(listed)} labelled pairs (rules only), {len(every)} in labelled stores ({counts})")
     print(f"log loss: priors only {log_loss(rows, zero):.4f}, with evidence {log_loss(rows, weights):.4f}")
     for rule, p in table.items():
-        n = sum(r == rule for r, _, _ in store_rows)
+        n = sum(r == rule for r, _, _ in every)
         print(f"  prior {rule:20} {p:.3f}   ({n} pairs in real stores)")
     for f, v in weights.items():
         print(f"  weight {f:20} {v:+.3f}")
-    if args.write:
-        current = json.loads(evidence.CALIBRATION.read_text(encoding="utf-8"))
-        current["priors"], current["weights"] = table, weights
-        evidence.CALIBRATION.write_text(json.dumps(current, indent=2) + "\n", encoding="utf-8")
-    return 0
 
 
 if __name__ == "__main__":

@@ -161,9 +161,17 @@ def build_parser() -> argparse.ArgumentParser:
     )
 
     evaluate = sub.add_parser("eval", parents=[common], help="score the rules on labelled pairs (JSONL)")
-    evaluate.add_argument("pairs", metavar="PAIRS.jsonl")
+    evaluate.add_argument("pairs", metavar="PAIRS.jsonl", nargs="?")
     evaluate.add_argument(
         "--store", action="store_true", help="score this store's automatic folds and queue against the labels"
+    )
+    evaluate.add_argument(
+        "--kinds",
+        nargs="?",
+        const="tests/data/real",
+        metavar="DIR",
+        help="build each kind of real text in DIR (default: %(const)s) in a scratch store, run the pass with "
+        "the calibration fitted without it and with the packaged one, and score both against its labels",
     )
     return parser
 
@@ -527,8 +535,13 @@ def cmd_resolve(args: argparse.Namespace) -> int:
 def cmd_eval(args: argparse.Namespace) -> int:
     from memo_tui.core.evaluate import FIRST, SAMPLE, evaluate, evaluate_store, read_pairs
 
+    if (args.kinds is None) == (args.pairs is None):
+        raise MemoError("eval takes PAIRS.jsonl or --kinds [DIR]")
+    if args.kinds is not None:
+        return _eval_kinds(args)
     if args.store:
-        found = evaluate_store(args.ns, read_pairs(args.pairs, unsure=True))
+        pairs = read_pairs(args.pairs, unsure=True)
+        found = evaluate_store(args.ns, pairs, pairs)
 
         def tally(name: str, t) -> str:
             p = "n/a" if t.precision is None else f"{t.precision:.3f}"
@@ -561,6 +574,68 @@ def cmd_eval(args: argparse.Namespace) -> int:
     lines += [f"wrong fold: {w['a']!r} / {w['b']!r} ({w['rule']})" for w in result.wrong_folds]
     _print(args, result.as_dict(), "\n".join(lines))
     return 0
+
+
+def _eval_kinds(args: argparse.Namespace) -> int:
+    import tempfile
+    from pathlib import Path
+
+    from memo_tui.core.kinds import KINDS, figures
+
+    data = Path(args.kinds)
+    if not data.is_dir():
+        raise MemoError(f"--kinds: no folder {data}")
+    with tempfile.TemporaryDirectory(prefix="memo-tui-eval-") as scratch:
+        found = figures(data, Path(scratch), list(KINDS))
+    absent = [kind.name for kind in KINDS if kind.name not in found]
+    lines = _kinds_table(found)
+    lines += [
+        "each cell: held out (in sample), n judged, u unsure, x not labelled (an unlabelled item is not counted right)",
+        "held out: the pass run with the calibration fitted without that kind; in sample: with the packaged one",
+    ]
+    if absent:
+        lines.append(f"absent here: {', '.join(absent)}")
+    _print(args, {"data": str(data), "kinds": found, "absent": absent}, "\n".join(lines))
+    return 0
+
+
+def _kinds_table(found: dict[str, dict]) -> list[str]:
+    """One row per kind of text: each figure held out, in sample beside it."""
+    from memo_tui.core.evaluate import FIRST, SAMPLE
+
+    def share(value: float | None) -> str:
+        return "n/a" if value is None else f"{value:.2f}"
+
+    def tally(key: str) -> Callable[[dict, dict], str]:
+        def cell(held: dict, inside: dict) -> str:
+            t = held[key]
+            made = f" n{t['same'] + t['different']}" + (f" u{t['unsure']}" if t["unsure"] else "")
+            made += f" x{t['unlabelled']}" if t["unlabelled"] else ""
+            return f"{share(t['precision'])} ({share(inside[key]['precision'])}){made}"
+
+        return cell
+
+    def recall(held: dict, inside: dict) -> str:
+        return f"{share(held['surfaced_share'])} ({share(inside['surfaced_share'])}) n{held['same_pairs_labelled']}"
+
+    def plain(key: str) -> Callable[[dict, dict], str]:
+        return lambda held, inside: f"{held[key]} ({inside[key]})"
+
+    columns = {
+        "fold precision": tally("folds"),
+        f"first {FIRST} same": tally(f"first_{FIRST}"),
+        f"random {SAMPLE} same": tally(f"random_{SAMPLE}"),
+        "recall (mined)": recall,
+        "questions/1k entities": plain("questions_per_1000_entities"),
+        "conflicts": plain("conflicts"),
+    }
+    rows = [["kind", *columns]]
+    rows += [
+        [name, *(cell(runs["held_out"], runs["in_sample"]) for cell in columns.values())]
+        for name, runs in found.items()
+    ]
+    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    return ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in rows]
 
 
 def _as_of(args: argparse.Namespace):
@@ -666,8 +741,8 @@ def main(argv: list[str] | None = None, ends_process: bool = False) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
-        if args.command == "demo":
-            return COMMANDS["demo"](args)
+        if args.command == "demo" or getattr(args, "kinds", None) is not None:  # they build stores of their own
+            return COMMANDS[args.command](args)
         database = open_store(args.db)
         if args.command is None:
             return _open_tui(args, resolve_location(args.db))

@@ -131,6 +131,20 @@ class StoreEvaluation:
     same_surfaced: int = 0
     unlabelled: list[dict] = field(default_factory=list)
 
+    @classmethod
+    def summed(cls, found: list[StoreEvaluation]) -> StoreEvaluation:
+        """The figures of several stores of one kind together (each one's first questions and sample)."""
+        total = cls()
+        for one in found:
+            for name, value in vars(one).items():
+                mine = getattr(total, name)
+                if isinstance(value, Tally):
+                    for label in vars(value):
+                        setattr(mine, label, getattr(mine, label) + getattr(value, label))
+                else:
+                    setattr(total, name, mine + value)
+        return total
+
     @property
     def questions_per_1000_entities(self) -> float:
         return round(1000 * self.questions / max(1, self.entities), 1)
@@ -172,8 +186,9 @@ def _pair(a: str, b: str) -> frozenset[str]:
     return frozenset((identity_key(a), identity_key(b)))
 
 
-def evaluate_store(namespace: str, pairs: list[dict]) -> StoreEvaluation:
-    """The store's standing automatic folds and pending queue against labelled name pairs."""
+def evaluate_store(namespace: str, pairs: list[dict], recall_pairs: list[dict]) -> StoreEvaluation:
+    """The store's standing automatic folds and pending queue against labelled name pairs; the recall
+    over the same-pairs of `recall_pairs` (pairs mined without the product, or the labels themselves)."""
     from memo_tui.core import queue
     from memo_tui.core.clusters import group
     from memo_tui.core.entities import id_for_key
@@ -213,7 +228,7 @@ def evaluate_store(namespace: str, pairs: list[dict]) -> StoreEvaluation:
         result.clusters += 1
         for member in cluster.members[1:]:
             result.cluster_members.add(labels.get(_pair(cluster.left_name, member.name), "unlabelled"))
-    for p in pairs:
+    for p in recall_pairs:
         if p["same"] is not True:
             continue
         a, b = id_for_key(namespace, identity_key(p["a"])), id_for_key(namespace, identity_key(p["b"]))

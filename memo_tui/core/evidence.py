@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import json
 import math
+import os
 import re
 from collections import Counter
 from collections.abc import Iterable, Mapping
@@ -31,8 +32,13 @@ from pathlib import Path
 from typing import NamedTuple
 
 from memo_tui.core import likelihood
+from memo_tui.errors import MemoError
 
-CALIBRATION = Path(__file__).with_name("calibration.json")
+CALIBRATION = Path(__file__).with_name("calibration.json")  # the packaged one, fitted on every labelled kind
+# names another calibration file for the pass to read: the real-text evaluation runs each kind of text
+# with the one fitted without it (`memo-tui eval --kinds`)
+CALIBRATION_ENV = "MEMO_TUI_CALIBRATION"
+TABLES = ("priors", "weights", "conflict_priors")  # what a calibration file holds
 # Below this a question is more than three times as likely wrong as right: not asked, but as a teaching
 # question (`resolver.TEACH_EVERY`). Impact never hides a question (it only ranks it); the cap handles volume.
 MIN_LIKELIHOOD = 0.25
@@ -49,9 +55,23 @@ NEIGHBOUR_PASSAGES = 200  # passages per name looked at for neighbours (a hub is
 SOURCE_SLICE = 64  # passages whose sources are read at a time, until every source of the store is found
 
 
-@cache
+def calibration_path() -> Path:
+    return Path(os.environ.get(CALIBRATION_ENV) or CALIBRATION)
+
+
 def calibration() -> dict:
-    return json.loads(CALIBRATION.read_text(encoding="utf-8"))
+    return _read_calibration(calibration_path())
+
+
+@cache
+def _read_calibration(path: Path) -> dict:
+    try:
+        table = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise MemoError(f"cannot read the calibration {path}: {exc}") from None
+    if not isinstance(table, dict) or not all(isinstance(table.get(k), dict) for k in TABLES):
+        raise MemoError(f'calibration {path}: needs "priors", "weights" and "conflict_priors" tables')
+    return table
 
 
 def logit(p: float) -> float:
