@@ -4,11 +4,14 @@ A candidate pair's likelihood is `logit(likelihood) = logit(share(pattern)) + x`
 the pair's own evidence adds (`evidence.weigh`: the sum of the pooled features' weights, each a log
 likelihood ratio) and `share` is how many of the store's pairs of that pattern are the same. The
 pooled share (`calibration.json`, fitted on hand-labelled kinds of text) is where the fit starts and
-what it is pulled towards, weighing as much as SHARE_PAIRS pairs; the store's answers are pairs whose
-class is known; every other candidate pair of the store counts by how likely it is the same under
-the current share (the E step), until the shares settle (the M step). So a small store keeps the
-pooled figures, and a store whose pairs of a pattern carry more (or less) evidence of sameness than
-the labelled kinds did moves that pattern's share.
+what it is pulled towards; every candidate pair of the store counts by how likely it is the same
+under the current share (the E step), until the shares settle (the M step). The pooled share weighs
+as much as the store's pairs (SHARE_PAIRS at least), so they move it at most halfway: when every pair
+of a pattern carries the same mild doubt (written side by side, say), the fit alone would read that
+as "none is the same", which is the model's blind spot, not the store's answer. The store's answers
+are pairs whose class is known: they move the fitted share as much as SHARE_PAIRS pairs weigh against
+them. So a small store keeps the pooled figures, and a store whose pairs of a pattern carry more (or
+less) evidence of sameness than the labelled kinds did moves that pattern's share.
 
 Only the shares are fitted: fitting the features' ratios too (their m and u) was tried on the
 labelled stores and sank half the true pairs below the floor (the store's mass of different pairs
@@ -62,17 +65,17 @@ def fit(
     share, pairs = {}, {}
     for pattern in sorted(set(by_pattern) | set(answers)):
         rows = by_pattern.get(pattern, [])
-        merged, answered = answers.get(pattern, (0, 0))
-        start = pooled(pattern)
-        total = sum(count for _, count in rows) + answered + SHARE_PAIRS
+        start, n = pooled(pattern), sum(count for _, count in rows)
+        weight = max(SHARE_PAIRS, n)  # the pairs alone move the pooled share at most halfway
         now = start
         for _ in range(ROUNDS):
             same = sum(count * _sigmoid(_logit(now) + x) for x, count in rows)
-            new = (same + merged + SHARE_PAIRS * start) / total
+            new = (same + weight * start) / (n + weight)
             settled = abs(new - now) < SETTLED
             now = new
             if settled:
                 break
-        share[pattern] = round(now, 4)
-        pairs[pattern] = sum(count for _, count in rows)
+        merged, answered = answers.get(pattern, (0, 0))
+        share[pattern] = round((SHARE_PAIRS * now + merged) / (SHARE_PAIRS + answered), 4)
+        pairs[pattern] = n
     return Shares(share, pairs, pooled)
