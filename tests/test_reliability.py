@@ -3,10 +3,20 @@ characters, section ids and path keys, empty arguments, worker processes, a full
 
 from __future__ import annotations
 
+import json
+import os
+import stat
+
 import pytest
 from tuistore import pilot_test
 
-from memo_tui.store import Passage
+from memo_tui.cli import main
+from memo_tui.core.ingest import ingest_records
+from memo_tui.core.opening import open_store
+from memo_tui.core.sources import PassageRecord
+from memo_tui.store import Passage, db
+from memo_tui.store.connect import shown
+from memo_tui.store.locks import pass_lock
 
 NS = "default"
 
@@ -35,3 +45,192 @@ async def test_over_mcp_a_hostile_item_is_named_and_skipped_and_the_good_ones_ke
     assert "lone surrogate" in report["errors"][0] and "out of range" in report["errors"][1]
     assert "NUL" in report["errors"][2] and '"tags" must be a list of strings' in report["errors"][3]
     assert sorted(p.external_id for p in Passage.select()) == ["a", "f"]
+
+
+def _jsonl(path, *rows) -> str:
+    path.write_text("".join(json.dumps(row) + "\n" for row in rows))
+    return str(path)
+
+
+@pytest.fixture
+def owner_umask():
+    """A umask that lets others read new files (the common default), so that modes are the code's."""
+    old = os.umask(0o022)
+    yield
+    os.umask(old)
+
+
+def test_a_new_store_and_its_side_files_are_its_owners_alone(tmp_path, owner_umask):
+    path = tmp_path / "s.db"
+    database = open_store(str(path))
+    try:
+        ingest_records(NS, [PassageRecord("p1", "Acme Gateway runs on Postgres.", "s")])
+        with pass_lock(NS):
+            found = {p.name: stat.S_IMODE(p.stat().st_mode) for p in tmp_path.iterdir()}
+    finally:
+        database.close()
+        db.initialize(None)
+    assert found == {"s.db": 0o600, "s.db-wal": 0o600, "s.db-shm": 0o600, "s.db.pass-lock": 0o600}
+
+
+def test_the_default_data_folder_is_made_for_its_owner_alone(tmp_path, monkeypatch, owner_umask, capsys):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    monkeypatch.delenv("MEMO_TUI_DB", raising=False)
+    try:
+        assert main(["stats"]) == 0
+    finally:
+        db.close()
+        db.initialize(None)
+    folder = tmp_path / "data" / "memo-tui"
+    assert stat.S_IMODE(folder.stat().st_mode) == 0o700
+    assert stat.S_IMODE((folder / "memo.db").stat().st_mode) == 0o600
+
+
+@pytest.mark.parametrize("form", ["{path}", "sqlite:///{path}"])
+def test_a_store_in_a_folder_that_does_not_exist_is_refused_in_one_line(tmp_path, capsys, form):
+    location = form.format(path=tmp_path / "typo" / "s.db")
+    assert main(["stats", "--db", location]) == 2
+    err = capsys.readouterr().err
+    assert err == f"memo-tui: cannot open store {location}: no folder {tmp_path / 'typo'}\n"
+    assert not (tmp_path / "typo").exists()
+
+
+@pytest.mark.parametrize(
+    ("location", "secret_free"),
+    [
+        ("postgresql://ann:hunter2@db.example/memo", "postgresql://ann:***@db.example/memo"),
+        ("postgresql://ann@db.example/memo?password=hunter2", "postgresql://ann@db.example/memo?password=***"),
+        (
+            "postgresql://db.example/memo?sslmode=require&PassWord=hunter2&sslpassword=hunter2",
+            "postgresql://db.example/memo?sslmode=require&PassWord=***&sslpassword=***",
+        ),
+        ("postgresql://ann:p@ss:hunter2@db.example/memo", "postgresql://ann:***@db.example/memo"),
+        ("/home/ann/memo.db", "/home/ann/memo.db"),
+    ],
+)
+def test_secrets_in_a_store_url_are_masked(location, secret_free):
+    assert shown(location) == secret_free
+
+
+@pytest.mark.parametrize(
+    "location",
+    [
+        "postgresql://ann@127.0.0.1:1/memo?password=hunter2",  # nothing listens there
+        "postgresql://ann:hunter2@127.0.0.1:99999/memo?password=hunter2",  # a port out of range
+        "postgresql://ann:hunter2@127.0.0.1:port/memo",  # not a port
+        "mysql://ann:hunter2@127.0.0.1/memo?password=hunter2",  # not a store memo-tui opens
+    ],
+)
+def test_a_store_url_that_cannot_be_opened_says_so_in_one_line_without_its_secrets(location, capsys):
+    pytest.importorskip("psycopg")
+    assert main(["stats", "--db", location]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("memo-tui: cannot open store ") and err.count("\n") == 1
+    assert "hunter2" not in err and "internal error" not in err
+
+
+HOSTILE = "Evil\x1b]0;owned\x07 Corp"
+
+
+def test_stored_control_characters_never_reach_the_terminal_but_json_stays_exact(run_cli, tmp_path):
+    src = _jsonl(
+        tmp_path / "in.jsonl",
+        {"id": "x\x1b[2J", "text": "Acme Gateway meets Evil Corp.\x1b[2J\u202e", "entities": ["Acme Gateway", HOSTILE]},
+        {"id": "y", "text": "Acme Gateway again with Evil Corp.", "entities": ["Acme Gateway", HOSTILE]},
+    )
+    assert run_cli("ingest", src)[0] == 0
+    for argv in (["related", "Acme Gateway"], ["explore", "Acme Gateway", "--hops", "2"], ["related", HOSTILE]):
+        code, out, err = run_cli(*argv)
+        assert code == 0, err
+        assert "Evil" in out and not set(out) & {"\x1b", "\x07", "\u202e"}, out
+    code, out, _ = run_cli("explore", "Acme Gateway", "--json")
+    texts = {p["external_id"]: p["text"] for p in json.loads(out)["passages"]}
+    assert texts["x\x1b[2J"] == "Acme Gateway meets Evil Corp.\x1b[2J\u202e"
+    code, out, _ = run_cli("graph", "rename", HOSTILE, "Evil\x1b[31m Inc")
+    assert code == 0 and "\x1b" not in out
+
+
+def test_markdown_section_ids_are_unique_and_stable_across_reingests(run_cli, tmp_path):
+    notes = tmp_path / "notes.md"
+    notes.write_text("# A\nAcme Gateway one.\n# A\nAcme Gateway two.\n# A-2\nAcme Gateway three.\n# a 2\nfour.\n")
+    code, out, _ = run_cli("ingest", str(notes), "--json")
+    assert code == 0 and json.loads(out)["passages_new"] == 4
+    ids = sorted(p.external_id for p in Passage.select().where(Passage.retired_at.is_null()))
+    assert ids == [f"{notes}#{suffix}" for suffix in ("a", "a-2", "a-2-2", "a-2-3")]
+    code, out, _ = run_cli("ingest", str(notes), "--json")
+    report = json.loads(out)
+    assert (report["passages_unchanged"], report["passages_revised"], report["passages_new"]) == (4, 0, 0)
+    assert Passage.select().count() == 4
+
+
+def test_a_folders_passages_are_keyed_the_same_by_a_relative_and_an_absolute_path(run_cli, tmp_path, monkeypatch):
+    (tmp_path / "notes").mkdir()
+    (tmp_path / "notes" / "a.md").write_text("# Ops\nAcme Gateway runs on Postgres.\n")
+    _jsonl(tmp_path / "notes" / "b.jsonl", {"text": "Nimbus Vault backs up Acme Gateway."})
+    monkeypatch.chdir(tmp_path)
+    code, out, _ = run_cli("ingest", "notes", "--json")
+    assert code == 0 and json.loads(out)["passages_new"] == 2
+    for written in (str(tmp_path / "notes"), "./notes/", "notes/../notes"):
+        code, out, _ = run_cli("ingest", written, "--json")
+        assert json.loads(out)["passages_unchanged"] == 2 and json.loads(out)["passages_new"] == 0, written
+    assert Passage.select().count() == 2
+
+
+def test_an_empty_path_is_refused_not_the_current_directory(run_cli, tmp_path, monkeypatch):
+    (tmp_path / "here.md").write_text("# Here\nAcme Gateway.\n")
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run_cli("ingest", "")
+    assert code == 2 and err.count("\n") == 1 and "empty path" in err
+    assert Passage.select().count() == 0
+
+
+def test_an_empty_db_is_refused_not_the_default_store(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("XDG_DATA_HOME", str(tmp_path / "data"))
+    assert main(["stats", "--db", ""]) == 2
+    assert main(["--db", "", "stats"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 2 and "--db is empty" in err
+    assert not (tmp_path / "data").exists()
+
+
+def _exits(argv: list[str], capsys) -> tuple[int, str]:
+    try:
+        code = main(argv)
+    except SystemExit as exc:  # argparse's own exit
+        code = exc.code
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["graph", "merge", str(2**63)],
+        ["graph", "revert", str(2**64)],
+        ["graph", "history", "--limit", str(-(2**63) - 1)],
+        ["graph", "merge", "x"],
+        ["related", "Acme", "--as-of", "0001-01-01T00:00:00+05:00"],
+        ["explore", "Acme", "--as-of", "0000-01-01"],
+        ["ingest", "a" * 100_000],
+        ["nosuch"],
+        ["ingest"],
+        ["graph"],
+        ["resolve", "--cap"],
+        ["--db"],
+    ],
+    ids=lambda argv: " ".join(argv)[:40],
+)
+def test_bad_arguments_get_one_clear_line(run_cli, store, capsys, argv):
+    code, err = _exits([*argv, "--db", store] if argv != ["--db"] else argv, capsys)
+    assert code in (1, 2)
+    assert err.count("\n") == 1, err
+    assert "internal error" not in err and "usage:" not in err
+
+
+@pytest.mark.parametrize(
+    "same", ["Acme Gateway", " Acme Gateway ", "Ａｃｍｅ Gateway", "@Acme Gateway", "Acme  Gateway"]
+)
+def test_renaming_an_entity_to_its_own_name_is_refused_and_lint_stays_clean(run_cli, tmp_path, same):
+    run_cli("ingest", _jsonl(tmp_path / "in.jsonl", {"text": "Acme Gateway runs.", "entities": ["Acme Gateway"]}))
+    code, _, err = run_cli("graph", "rename", "Acme Gateway", same)
+    assert code == 2 and "already has the name" in err
+    assert run_cli("lint")[0] == 0

@@ -71,9 +71,15 @@ def walk(paths: list[str], stdin: BinaryIO | None = None) -> Iterator[SourceFile
             yield read_stream("-", stdin, sniff=True)
             continue
         path = Path(raw)
-        if path.is_dir():
+        try:
+            is_dir, exists = path.is_dir(), path.exists()
+        except OSError as exc:  # a name too long, say
+            shown = raw if len(raw) <= 200 else f"{raw[:200]}… ({len(raw)} characters)"
+            yield SourceFile(raw, errors=[f"{shown}: cannot read ({exc.strerror})"])
+            continue
+        if is_dir:
             yield from _walk_dir(path)
-        elif path.exists():
+        elif exists:
             yield read_file(path, explicit=True)
         else:
             yield SourceFile(raw, errors=[f"{raw}: no such file or directory"])

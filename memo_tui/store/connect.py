@@ -7,6 +7,7 @@ the engine's data steps (given by the caller, so that the store layer never impo
 from __future__ import annotations
 
 import os
+import re
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -70,7 +71,7 @@ def _connect(location: str) -> pw.Database:
     try:
         return _connect_database(location)
     except OSError as exc:
-        raise MemoError(f"cannot open store {location}: {exc.strerror or exc}") from None
+        raise MemoError(f"cannot open store {shown(location)}: {exc.strerror or exc}") from None
 
 
 def _connect_database(location: str) -> pw.Database:
@@ -81,21 +82,39 @@ def _connect_database(location: str) -> pw.Database:
             raise MemoError("a PostgreSQL store needs the driver: pip install 'memo-tui[postgres]'") from None
         # no server-side prepared statements: a plan made while a table is small (a sequential scan)
         # would be kept as it grows, and an ingest would slow down passage by passage
-        return connect_url(location, prefer_psycopg3=True, prepare_threshold=None)
+        try:
+            return connect_url(location, prefer_psycopg3=True, prepare_threshold=None)
+        except ValueError as exc:  # a port that is not a number, or out of range
+            raise MemoError(f"cannot open store {shown(location)}: {exc}") from None
     if "://" in location:
         if location.startswith("sqlite:///") and location != "sqlite:///:memory:":
-            Path(location[len("sqlite:///") :]).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            _own_file(location, Path(location[len("sqlite:///") :]).expanduser())
+        elif not location.startswith("sqlite"):
+            raise MemoError(f"cannot open store {shown(location)}: a store is a path, sqlite:/// or postgresql://")
         try:
             kwargs = {"pragmas": SQLITE_PRAGMAS, "lock_type": "IMMEDIATE"} if location.startswith("sqlite") else {}
             return connect_url(location, **kwargs)
         except (RuntimeError, ValueError, ImportError) as exc:
-            raise MemoError(f"cannot open store {location}: {exc}") from None
+            raise MemoError(f"cannot open store {shown(location)}: {exc}") from None
     path = Path(location).expanduser()
     if str(path) != ":memory:":
-        if path.is_dir():
-            raise MemoError(f"cannot open store {location}: it is a directory")
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _own_file(location, path)
     return pw.SqliteDatabase(str(path), pragmas=SQLITE_PRAGMAS, timeout=10, lock_type="IMMEDIATE")
+
+
+def _own_file(location: str, path: Path) -> None:
+    """Make a new store file for its owner alone (0600: SQLite gives its -wal and -shm the store's
+    mode), in a folder that exists; only the default data folder is made, for its owner alone
+    (0700). A folder that is missing otherwise is more likely a typing slip than a wish."""
+    if path.is_dir():
+        raise MemoError(f"cannot open store {location}: it is a directory")
+    folder = path.parent
+    if not folder.is_dir():
+        if folder != default_db_path().parent:
+            raise MemoError(f"cannot open store {location}: no folder {folder}")
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
 
 
 _opened: tuple[pw.Database | None, str] = (None, "")  # the database `open_database` last bound, and its location
@@ -118,13 +137,25 @@ def open_database(location: str | None, data_steps: Mapping[int, Callable[[], No
 
 
 def shown(location: str) -> str:
-    """A location fit to print or show: a URL's password is not."""
-    if "://" in location and "@" in location:
-        scheme, rest = location.split("://", 1)
-        credentials, host = rest.rsplit("@", 1)
+    """A location fit to print or show: a URL's secrets are not (a `user:pass@` password, and a
+    query parameter such as `?password=` or `sslpassword=`). Every place that shows a store's URL
+    shows it through this."""
+    if "://" not in location:
+        return location
+    scheme, rest = location.split("://", 1)
+    rest, _, query = rest.partition("?")
+    if "@" in rest.split("/", 1)[0]:
+        credentials, host = rest.split("/", 1)[0].rsplit("@", 1)
+        tail = rest[len(credentials) + 1 + len(host) :]
         if ":" in credentials:
-            return f"{scheme}://{credentials.split(':', 1)[0]}:***@{host}"
-    return location
+            credentials = credentials.split(":", 1)[0] + ":***"
+        rest = f"{credentials}@{host}{tail}"
+    if query:
+        rest += "?" + _SECRET_PARAMETER.sub(r"\1***", query)
+    return f"{scheme}://{rest}"
+
+
+_SECRET_PARAMETER = re.compile(r"((?:^|[&;])[^=&;]*(?:pass|secret|token)[^=&;]*=)[^&;]*", re.IGNORECASE)
 
 
 def _first_line(exc: Exception) -> str:
