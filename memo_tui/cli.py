@@ -801,8 +801,9 @@ def main(argv: list[str] | None = None, ends_process: bool = False) -> int:
         print(f"memo-tui: {for_terminal(str(exc))}", file=sys.stderr)
         return 2
     except pw.DatabaseError as exc:
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        print(f"memo-tui: store error: {for_terminal(first)}", file=sys.stderr)
+        from memo_tui.store.connect import failure
+
+        print(f"memo-tui: store error: {for_terminal(failure(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("memo-tui: interrupted; nothing half-written was kept", file=sys.stderr)
@@ -813,5 +814,6 @@ def main(argv: list[str] | None = None, ends_process: bool = False) -> int:
     except Exception as exc:  # the last line of defence: one line, never a traceback
         if os.environ.get("MEMO_TUI_DEBUG"):
             raise
-        print(f"memo-tui: internal error: {type(exc).__name__}: {for_terminal(str(exc))}", file=sys.stderr)
+        first = (str(exc).strip().splitlines() or [""])[0]
+        print(f"memo-tui: internal error: {type(exc).__name__}: {for_terminal(first)}", file=sys.stderr)
         return 1

@@ -234,3 +234,30 @@ def test_renaming_an_entity_to_its_own_name_is_refused_and_lint_stays_clean(run_
     code, _, err = run_cli("graph", "rename", "Acme Gateway", same)
     assert code == 2 and "already has the name" in err
     assert run_cli("lint")[0] == 0
+
+
+def test_a_full_disk_says_so_with_what_was_committed_and_an_ingest_again_goes_on(tmp_path, monkeypatch, capsys):
+    # SQLite's own full-disk error, at a page limit: a real disk filled up fails the same way
+    from memo_tui.core import ingest
+    from memo_tui.store import connect
+
+    monkeypatch.setattr(ingest, "CHUNK", 40)
+    rows = [{"id": f"p{i}", "text": f"Alpha{i} Service talks to Beta{i % 9} Gateway, number {i}."} for i in range(400)]
+    src = _jsonl(tmp_path / "in.jsonl", *rows)
+    store = str(tmp_path / "s.db")
+    monkeypatch.setitem(connect.SQLITE_PRAGMAS, "max_page_count", 60)
+    try:
+        assert main(["ingest", "--db", store, src]) == 2
+        err = capsys.readouterr().err
+        assert err.count("\n") == 1 and "the disk is full" in err and "cannot rollback" not in err
+        committed = int(err.split("committed before it: ")[1].split(" new")[0])
+        assert 0 < committed < 400 and committed % 40 == 0
+        assert Passage.select().where(Passage.retired_at.is_null()).count() == committed
+        monkeypatch.delitem(connect.SQLITE_PRAGMAS, "max_page_count")
+        assert main(["ingest", "--db", store, src, "--json"]) == 0
+        report = json.loads(capsys.readouterr().out)
+        assert (report["passages_unchanged"], report["passages_new"]) == (committed, 400 - committed)
+        assert main(["lint", "--db", store]) == 0
+    finally:
+        db.close()
+        db.initialize(None)

@@ -158,5 +158,17 @@ def shown(location: str) -> str:
 _SECRET_PARAMETER = re.compile(r"((?:^|[&;])[^=&;]*(?:pass|secret|token)[^=&;]*=)[^&;]*", re.IGNORECASE)
 
 
-def _first_line(exc: Exception) -> str:
+def failure(exc: BaseException) -> str:
+    """What went wrong in the store, in one line. A full disk says so: SQLite has already rolled the
+    transaction back then, and the rollback that follows fails, hiding the cause behind "cannot
+    rollback - no transaction is active"; the cause is the error that rollback was handling."""
+    while "cannot rollback" in str(exc) and exc.__context__ is not None:
+        exc = exc.__context__
+    for error in (exc, exc.__cause__, exc.__context__):  # Peewee's error, then the driver's
+        if getattr(error, "sqlite_errorname", None) == "SQLITE_FULL" or getattr(error, "sqlstate", None) == "53100":
+            return f"the disk is full ({_first_line(exc)})"
+    return _first_line(exc)
+
+
+def _first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]
