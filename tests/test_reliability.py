@@ -5,7 +5,11 @@ from __future__ import annotations
 
 import json
 import os
+import signal
 import stat
+import subprocess
+import sys
+import time
 
 import pytest
 from tuistore import pilot_test
@@ -261,3 +265,38 @@ def test_a_full_disk_says_so_with_what_was_committed_and_an_ingest_again_goes_on
     finally:
         db.close()
         db.initialize(None)
+
+
+KILLED_PARENT = """
+import os, sys, time
+from memo_tui.core.processes import second_process
+
+if __name__ == "__main__":
+    pool = second_process()
+    print(pool.submit(os.getpid).result(), flush=True)
+    pool.submit(time.sleep, 120)
+    time.sleep(120)
+"""
+
+
+def _alive(pid: int) -> bool:
+    try:
+        with open(f"/proc/{pid}/stat") as fh:
+            return fh.read().rsplit(")", 1)[1].split()[0] != "Z"  # a zombie has ended
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not os.path.isdir("/proc/self"), reason="reads /proc")
+def test_a_worker_process_ends_with_its_parent_when_the_parent_is_killed(tmp_path):
+    script = tmp_path / "parent.py"
+    script.write_text(KILLED_PARENT)
+    parent = subprocess.Popen([sys.executable, str(script)], stdout=subprocess.PIPE, text=True)
+    worker = int(parent.stdout.readline())
+    assert _alive(worker)
+    parent.send_signal(signal.SIGKILL)  # no pool shutdown, no atexit: what a kill -9 or the OOM killer does
+    parent.wait()
+    deadline = time.monotonic() + 30  # a bound for a liveness check, far above the watch's half second
+    while _alive(worker) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert not _alive(worker)
