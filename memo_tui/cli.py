@@ -765,6 +765,18 @@ def cmd_metrics(args: argparse.Namespace) -> int:
     return 0
 
 
+def _unstorable(argv: list[str]) -> str | None:
+    """What is wrong with the first argument no store could take, if one is."""
+    from memo_tui.core.sources import storable
+
+    for number, argument in enumerate(argv, 1):
+        try:
+            storable(argument, f"argument {number}")
+        except ValueError as exc:
+            return str(exc)
+    return None
+
+
 SERVING = ("mcp",)  # commands whose work runs in threads of their own
 
 
@@ -774,6 +786,11 @@ def main(argv: list[str] | None = None, ends_process: bool = False) -> int:
     process is let end without the collector's last sweep (`processes.no_last_sweep`). A command that
     fails, the TUI and the MCP server (whose workers run in threads, each with a connection) leave
     that sweep to close what is open."""
+    argv = sys.argv[1:] if argv is None else argv
+    unstorable = _unstorable(argv)
+    if unstorable:  # bytes that are not UTF-8 (a shell gives them as lone surrogates): no store takes them
+        print(f"memo-tui: {unstorable}", file=sys.stderr)
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

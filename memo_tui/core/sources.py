@@ -126,10 +126,10 @@ def read_stream(name: str, fh: BinaryIO, sniff: bool, key: str | None = None) ->
     head = fh.read(8192)
     if not head.strip() and len(head) < 8192:
         return SourceFile(name, errors=[f"{name}: empty file, nothing to ingest"])
-    if b"\0" in head:
+    suffix = Path(name).suffix.lower()
+    if b"\0" in head and suffix not in JSONL_SUFFIXES:  # in JSONL, a line with a NUL is one bad line
         return SourceFile(name, errors=[f"{name}: binary file, not ingested"])
     lines = _lines(head, fh)
-    suffix = Path(name).suffix.lower()
     if suffix in JSONL_SUFFIXES or (sniff and head.lstrip().startswith(b"{")):
         return _read_jsonl(name, key, lines)
     return _read_markdown(name, key, lines)
