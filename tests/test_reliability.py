@@ -300,3 +300,35 @@ def test_a_worker_process_ends_with_its_parent_when_the_parent_is_killed(tmp_pat
     while _alive(worker) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not _alive(worker)
+
+
+def _read_only(store: str, monkeypatch) -> None:
+    """From now on the store may only be read: a server setting on PostgreSQL; on SQLite (whose file
+    modes do not stop root) the connection's query_only, which fails writes as a read-only file does."""
+    from memo_tui.store import connect
+
+    if "://" not in store:
+        monkeypatch.setitem(connect.SQLITE_PRAGMAS, "query_only", 1)
+        return
+    import psycopg
+
+    with psycopg.connect(store.rsplit("/", 1)[0] + "/postgres", autocommit=True) as conn:
+        conn.execute(f'ALTER DATABASE "{store.rsplit("/", 1)[1]}" SET default_transaction_read_only = on')
+
+
+def test_a_read_only_store_answers_reads_and_refuses_writes_in_one_line(run_cli, store, tmp_path, monkeypatch):
+    rows = [{"id": f"r{i}", "text": "Acme Gateway and acme-gateway meet Nimbus Vault.",
+             "entities": ["Acme Gateway", "acme-gateway", "Nimbus Vault"]} for i in range(3)]  # fmt: skip
+    run_cli("ingest", _jsonl(tmp_path / "in.jsonl", *rows))
+    run_cli("resolve")
+    _read_only(store, monkeypatch)
+    for argv in (["related", "Nimbus Vault"], ["explore", "Nimbus Vault"], ["queue"], ["stats"]):
+        code, out, err = run_cli(*argv)
+        assert (code, err) == (0, ""), argv
+        assert out
+    for argv in (
+        ["graph", "rename", "Nimbus Vault", "Nimbus Safe"],
+        ["ingest", _jsonl(tmp_path / "b.jsonl", *rows[:1])],
+    ):
+        code, _, err = run_cli(*argv)
+        assert code == 2 and err.count("\n") == 1 and "the store is read-only" in err, (argv, err)

@@ -164,10 +164,24 @@ def failure(exc: BaseException) -> str:
     rollback - no transaction is active"; the cause is the error that rollback was handling."""
     while "cannot rollback" in str(exc) and exc.__context__ is not None:
         exc = exc.__context__
-    for error in (exc, exc.__cause__, exc.__context__):  # Peewee's error, then the driver's
-        if getattr(error, "sqlite_errorname", None) == "SQLITE_FULL" or getattr(error, "sqlstate", None) == "53100":
-            return f"the disk is full ({_first_line(exc)})"
+    if _is(exc, "SQLITE_FULL", "53100"):
+        return f"the disk is full ({_first_line(exc)})"
+    if read_only(exc):
+        return f"the store is read-only ({_first_line(exc)})"
     return _first_line(exc)
+
+
+def read_only(exc: BaseException) -> bool:
+    """Did the store refuse a write because it may only be read (file mode, mount, server setting)?"""
+    return _is(exc, "SQLITE_READONLY", "25006")
+
+
+def _is(exc: BaseException, sqlite_error: str, sqlstate: str) -> bool:
+    """Is the error, or the driver's error Peewee's wraps, this SQLite error or PostgreSQL state?"""
+    return any(
+        getattr(error, "sqlite_errorname", None) == sqlite_error or getattr(error, "sqlstate", None) == sqlstate
+        for error in (exc, exc.__cause__, exc.__context__)
+    )
 
 
 def _first_line(exc: BaseException) -> str:
