@@ -10,12 +10,11 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-import peewee as pw
-
 from memo_tui.core.opening import open_store
 from memo_tui.core.processes import no_last_sweep
 from memo_tui.errors import MemoError
 from memo_tui.store import DEFAULT_NAMESPACE, resolve_location
+from memo_tui.store.connect import failure, store_errors
 from memo_tui.store.locks import Busy
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
@@ -817,9 +816,7 @@ def main(argv: list[str] | None = None, ends_process: bool = False) -> int:
     except MemoError as exc:
         print(f"memo-tui: {for_terminal(str(exc))}", file=sys.stderr)
         return 2
-    except pw.DatabaseError as exc:
-        from memo_tui.store.connect import failure
-
+    except store_errors() as exc:
         print(f"memo-tui: store error: {for_terminal(failure(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:

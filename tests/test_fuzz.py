@@ -157,7 +157,7 @@ def test_generated_items_over_mcp_are_each_kept_or_named(store):
     batches: list[tuple[list[dict], list]] = []  # (the good items, every item in order)
 
     @settings(FUZZ, max_examples=30)  # objects: the tool's schema says its items are, as the SDK checks
-    @given(st.lists(st.one_of(HOSTILE_OBJECT, st.dictionaries(KEY, VALUE, max_size=4)), min_size=10, max_size=25))
+    @given(st.lists(st.one_of(HOSTILE_OBJECT, st.dictionaries(KEY, VALUE, max_size=4)), min_size=12, max_size=25))
     def generate(hostile: list) -> None:
         number = len(batches)
         good = [{"id": f"good-{number}-{n}", "text": f"Orion Relay{n} fronts Atlas Sync."} for n in range(3)]
@@ -172,7 +172,7 @@ def test_generated_items_over_mcp_are_each_kept_or_named(store):
             return [await client.call_tool("ingest_passages", {"passages": items}) for _, items in batches]
 
     results = asyncio.run(throw())
-    assert sum(len(items) - 3 for _, items in batches) >= 400
+    assert sum(len(items) - 3 for _, items in batches) >= 360
     live = {p.external_id for p in Passage.select().where(Passage.namespace == "agents", Passage.retired_at.is_null())}
     for (good, items), result in zip(batches, results, strict=True):
         assert not result.is_error, result.content

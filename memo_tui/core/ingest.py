@@ -15,8 +15,6 @@ from functools import partial
 from operator import itemgetter
 from typing import BinaryIO, NamedTuple
 
-import peewee as pw
-
 from memo_tui.core.decisions import settle_questions_of_passage
 from memo_tui.core.entities import EntityCache
 from memo_tui.core.extract import WEIGHTS, Extracted, extract
@@ -28,7 +26,7 @@ from memo_tui.core.sources import PassageRecord, SourceFile, walk
 from memo_tui.core.spellings import KnownSpellings
 from memo_tui.errors import MemoError
 from memo_tui.store import Mention, Passage, Relation, bump_version, graph_version, utcnow
-from memo_tui.store.connect import failure
+from memo_tui.store.connect import failure, store_errors
 from memo_tui.store.locks import writing
 from memo_tui.store.queries import live_passages_by_external_id
 from memo_tui.store.statements import Inserter, bulk_write_cache, paused_gc, refresh_statistics
@@ -78,7 +76,7 @@ def ingest_paths(
                 continue
             try:
                 writer.write(source.records, progress)
-            except pw.DatabaseError as exc:  # a full disk, say: what is committed stays, and is said
+            except store_errors() as exc:  # a full disk, say: what is committed stays, and is said
                 raise MemoError(
                     f"store error: {failure(exc)}; committed before it: {report.passages_new} new and "
                     f"{report.passages_revised} revised passages (an ingest again keeps them and goes on)"

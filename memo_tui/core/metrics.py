@@ -9,10 +9,8 @@ from __future__ import annotations
 import threading
 from collections import defaultdict
 
-import peewee as pw
-
 from memo_tui.store import Metric, db
-from memo_tui.store.connect import read_only
+from memo_tui.store.connect import read_only, store_errors
 
 BUCKETS = (0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0, 30.0)
 HELP = {
@@ -59,7 +57,7 @@ def flush() -> None:
                 Metric.insert(name=name, labels=labels, value=amount).on_conflict(
                     conflict_target=[Metric.name, Metric.labels], update={Metric.value: Metric.value + amount}
                 ).execute()
-    except pw.DatabaseError as exc:
+    except store_errors() as exc:
         # a store that may only be read answers reads all the same; its counters stay as they were
         if not read_only(exc):
             raise

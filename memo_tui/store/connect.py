@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import os
 import re
+import sqlite3
+import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -156,6 +158,14 @@ def shown(location: str) -> str:
 
 
 _SECRET_PARAMETER = re.compile(r"((?:^|[&;])[^=&;]*(?:pass|secret|token)[^=&;]*=)[^&;]*", re.IGNORECASE)
+
+
+def store_errors() -> tuple[type[BaseException], ...]:
+    """The store's errors: Peewee's, and its drivers' own, which a raw cursor raises (`statements`)."""
+    errors: list[type[BaseException]] = [pw.DatabaseError, sqlite3.Error]
+    if "psycopg" in sys.modules:  # loaded with a PostgreSQL store, and only then
+        errors.append(sys.modules["psycopg"].Error)
+    return tuple(errors)
 
 
 def failure(exc: BaseException) -> str:
