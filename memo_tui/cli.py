@@ -5,16 +5,16 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-
-import peewee as pw
 
 from memo_tui.core.opening import open_store
 from memo_tui.core.processes import no_last_sweep
 from memo_tui.errors import MemoError
 from memo_tui.store import DEFAULT_NAMESPACE, resolve_location
+from memo_tui.store.connect import failure, store_errors
 from memo_tui.store.locks import Busy
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
@@ -41,9 +41,27 @@ def _common(top: bool) -> argparse.ArgumentParser:
     return common
 
 
+class _Parser(argparse.ArgumentParser):
+    """Argument errors in one line, as every other error (subcommands' parsers are of this class too)."""
+
+    def error(self, message: str):
+        self.exit(2, f"{self.prog}: {message} (see {self.prog} --help)\n")
+
+
+def _whole(value: str) -> int:
+    """A whole number a store can hold (64 bits, signed)."""
+    try:
+        number = int(value)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"not a whole number: {value!r}") from None
+    if not -(2**63) <= number < 2**63:
+        raise argparse.ArgumentTypeError(f"out of range: {value}")
+    return number
+
+
 def build_parser() -> argparse.ArgumentParser:
     common = _common(top=False)
-    parser = argparse.ArgumentParser(
+    parser = _Parser(
         prog="memo-tui",
         parents=[_common(top=True)],
         description="Keep the entity graph of an agent-memory store clean.",
@@ -86,7 +104,7 @@ def build_parser() -> argparse.ArgumentParser:
     actions = graph.add_subparsers(dest="action", metavar="ACTION", required=True)
     actions.add_parser("merges", parents=[common], help="pending questions (same as `queue`)")
     merge = actions.add_parser("merge", parents=[common, reviewer], help="answer: the two are one thing")
-    merge.add_argument("question", type=int, nargs="+", metavar="N", help="one question, or several: one decision")
+    merge.add_argument("question", type=_whole, nargs="+", metavar="N", help="one question, or several: one decision")
     merge.add_argument("--swap", action="store_true", help="fold the other way round")
     merge.add_argument("--pair", action="store_true", help="N leads a cluster: answer N's own pair only")
     merge.add_argument("--keep", choices=("left", "right"), help="for passage conflicts: which passage stays")
@@ -100,20 +118,22 @@ def build_parser() -> argparse.ArgumentParser:
         ("keep-both", "answer: keep both, do not ask again"),
     ):
         answer = actions.add_parser(name, parents=[common, reviewer], help=text)
-        answer.add_argument("question", type=int, nargs="+", metavar="N", help="one question, or several: one decision")
+        answer.add_argument(
+            "question", type=_whole, nargs="+", metavar="N", help="one question, or several: one decision"
+        )
         answer.add_argument(
             "--like", action="store_true", help="every pending question of N's pattern (shows how many)"
         )
         answer.add_argument("--yes", action="store_true", help="with --like: do it, not just count")
         answer.add_argument("--pair", action="store_true", help="N leads a cluster: answer N's own pair only")
     revert = actions.add_parser("revert", parents=[common, reviewer], help="undo a decision by its id")
-    revert.add_argument("decision", type=int, metavar="ID")
+    revert.add_argument("decision", type=_whole, metavar="ID")
     revert.add_argument("--fold", action="store_true", help="ID is a fold id, not a decision id")
     actions.add_parser("undo", parents=[common, reviewer], help="undo your last action (an undo too)")
     actions.add_parser("redo", parents=[common, reviewer], help="make again what your last undo undid")
     history = actions.add_parser("history", parents=[common], help="folds and decisions, newest first")
     history.add_argument("--who", choices=("auto", "human"), help="only automatic or only human decisions")
-    history.add_argument("--limit", type=int, default=50)
+    history.add_argument("--limit", type=_whole, default=50)
     fold = actions.add_parser("fold", parents=[common, reviewer], help="fold any entity into another (Bob into Robert)")
     fold.add_argument("absorbed", metavar="NAME")
     fold.add_argument("--into", required=True, metavar="NAME")
@@ -130,11 +150,11 @@ def build_parser() -> argparse.ArgumentParser:
     as_of.add_argument("--as-of", metavar="ISO", help="the graph as it was then (only passages live at that time)")
     related = sub.add_parser("related", parents=[common, as_of], help="stated relations and co-mentions of a name")
     related.add_argument("name", metavar="NAME")
-    related.add_argument("--limit", type=int, default=20, help="most entries per group (default: %(default)s)")
+    related.add_argument("--limit", type=_whole, default=20, help="most entries per group (default: %(default)s)")
     related.add_argument("--type", dest="kind", metavar="T", help="only neighbours of this type")
     explore = sub.add_parser("explore", parents=[common, as_of], help="a name's passages and neighbours, hop by hop")
     explore.add_argument("name", metavar="NAME")
-    explore.add_argument("--hops", type=int, default=1, help="1, 2 or 3 (default: %(default)s)")
+    explore.add_argument("--hops", type=_whole, default=1, help="1, 2 or 3 (default: %(default)s)")
 
     sub.add_parser("lint", parents=[common], help="consistency checks; exit 1 when a problem is found")
     sub.add_parser("metrics", parents=[common], help="graph cache counters in Prometheus text format")
@@ -152,7 +172,7 @@ def build_parser() -> argparse.ArgumentParser:
         "resolve", parents=[common], help="run a resolution pass: fold the certain, queue the rest"
     )
     resolve.add_argument("--dry-run", action="store_true", help="report what would happen; change nothing")
-    resolve.add_argument("--cap", type=int, default=50, help="most pending entity questions (default: %(default)s)")
+    resolve.add_argument("--cap", type=_whole, default=50, help="most pending entity questions (default: %(default)s)")
     resolve.add_argument(
         "--full",
         action="store_true",
@@ -201,18 +221,31 @@ def _progress(enabled: bool, label: str = "ingesting") -> Iterator[Callable[[int
         yield update
 
 
+# C0 and C1 controls but tab and newline, and the bidirectional overrides: stored text (an agent
+# can write any) must not retitle, clear or reorder the reviewer's terminal
+_CONTROL = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
+
+
+def for_terminal(text: str) -> str:
+    """Text fit to print to a terminal: its control characters dropped."""
+    return _CONTROL.sub("", text)
+
+
 def _print(args: argparse.Namespace, data: dict | list, text: str) -> None:
-    print(json.dumps(data, indent=2, default=str) if args.json else text)
+    """`--json` exactly as stored (JSON escapes every control character); text for a terminal."""
+    print(json.dumps(data, indent=2, default=str) if args.json else for_terminal(text))
 
 
 @command("ingest")
 def cmd_ingest(args: argparse.Namespace) -> int:
     from memo_tui.core.ingest import ingest_paths
 
+    if "" in args.paths:  # an unset shell variable: not the current directory
+        raise MemoError("ingest: an empty path; nothing ingested (give '.' for the current directory)")
     with _progress(not args.json) as progress:
         report = ingest_paths(args.ns, args.paths, strict=args.strict, stdin=sys.stdin.buffer, progress=progress)
     for error in report.errors:
-        print(error, file=sys.stderr)
+        print(for_terminal(error), file=sys.stderr)
     _print(
         args,
         report.as_dict(),
@@ -645,7 +678,9 @@ def _as_of(args: argparse.Namespace):
         return None
     try:
         return parse_time(args.as_of)
-    except ValueError:
+    except ValueError as exc:
+        if "out of range" in str(exc):
+            raise MemoError(f"--as-of {exc}") from None
         raise MemoError(f"--as-of is not an ISO 8601 time: {args.as_of!r}") from None
 
 
@@ -729,6 +764,18 @@ def cmd_metrics(args: argparse.Namespace) -> int:
     return 0
 
 
+def _unstorable(argv: list[str]) -> str | None:
+    """What is wrong with the first argument no store could take, if one is."""
+    from memo_tui.core.sources import storable
+
+    for number, argument in enumerate(argv, 1):
+        try:
+            storable(argument, f"argument {number}")
+        except ValueError as exc:
+            return str(exc)
+    return None
+
+
 SERVING = ("mcp",)  # commands whose work runs in threads of their own
 
 
@@ -738,9 +785,16 @@ def main(argv: list[str] | None = None, ends_process: bool = False) -> int:
     process is let end without the collector's last sweep (`processes.no_last_sweep`). A command that
     fails, the TUI and the MCP server (whose workers run in threads, each with a connection) leave
     that sweep to close what is open."""
+    argv = sys.argv[1:] if argv is None else argv
+    unstorable = _unstorable(argv)
+    if unstorable:  # bytes that are not UTF-8 (a shell gives them as lone surrogates): no store takes them
+        print(f"memo-tui: {unstorable}", file=sys.stderr)
+        return 2
     parser = build_parser()
     args = parser.parse_args(argv)
     try:
+        if args.db == "":  # an unset shell variable: not the default store
+            raise MemoError("--db is empty; give a store path or URL, or leave --db out for the default store")
         if args.command == "demo" or getattr(args, "kinds", None) is not None:  # they build stores of their own
             return COMMANDS[args.command](args)
         database = open_store(args.db)
@@ -760,11 +814,10 @@ def main(argv: list[str] | None = None, ends_process: bool = False) -> int:
         print(f"memo-tui: {exc}", file=sys.stderr)
         return 75
     except MemoError as exc:
-        print(f"memo-tui: {exc}", file=sys.stderr)
+        print(f"memo-tui: {for_terminal(str(exc))}", file=sys.stderr)
         return 2
-    except pw.DatabaseError as exc:
-        first = (str(exc).strip().splitlines() or [type(exc).__name__])[0]
-        print(f"memo-tui: store error: {first}", file=sys.stderr)
+    except store_errors() as exc:
+        print(f"memo-tui: store error: {for_terminal(failure(exc))}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         print("memo-tui: interrupted; nothing half-written was kept", file=sys.stderr)
@@ -775,5 +828,6 @@ def main(argv: list[str] | None = None, ends_process: bool = False) -> int:
     except Exception as exc:  # the last line of defence: one line, never a traceback
         if os.environ.get("MEMO_TUI_DEBUG"):
             raise
-        print(f"memo-tui: internal error: {type(exc).__name__}: {exc}", file=sys.stderr)
+        first = (str(exc).strip().splitlines() or [""])[0]
+        print(f"memo-tui: internal error: {type(exc).__name__}: {for_terminal(first)}", file=sys.stderr)
         return 1

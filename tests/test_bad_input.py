@@ -30,7 +30,52 @@ GOOD_2 = {"id": "g2", "text": "We run Redis for Acme Cache."}
         (json.dumps({"id": "x", "text": "t", "relations": [{"src": "a"}]}).encode(), "relation needs"),
         (json.dumps({"id": "x", "text": "t", "entities": "Bob"}).encode(), '"entities" must be a list'),
         (b'{"text": "' + b"a" * 10_000_000 + b'"}', "over the 1 MB limit"),
+        # what one store keeps and the other refuses, or neither can encode: refused before the store
+        (b'{"id": "x", "text": "x \\ud800"}', "lone surrogate"),
+        (b'{"id": "x", "text": "a\\u0000b"}', '"text" holds a NUL character'),
+        (b'{"id": "x\\u0000", "text": "t"}', '"id" holds a NUL character'),
+        (b'{"id": "x", "text": "t", "source": "s\\udfff"}', '"source" holds a lone surrogate'),
+        (b'{"id": "x", "text": "t", "entities": [{"name": "B\\ud800b"}]}', "entity name holds"),
+        (b'{"id": "x", "text": "t", "entities": [{"name": "Bob", "type": "\\u0000"}]}', "entity type holds"),
+        (
+            b'{"id": "x", "text": "t", "relations": [{"src": "a", "predicate": "p\\u0000", "dst": "b"}]}',
+            "relation holds",
+        ),
+        (b'{"id": "x", "text": "t", "tags": ["ok", "\\ud83d"]}', '"tags" holds a lone surrogate'),
+        (b'{"id": "x", "text": "t", "supersedes": ["a\\u0000"]}', '"supersedes" holds a NUL'),
+        (json.dumps({"id": "x", "text": "t", "created_at": "0001-01-01T00:00:00+05:00"}).encode(), "out of range"),
+        (json.dumps({"id": "x", "text": "t", "created_at": "9999-12-31T23:00:00-05:00"}).encode(), "out of range"),
+        (b"[" * 10_000 + b"]" * 10_000, "nested too deep"),
+        (b'{"id": "x", "text": "t", "entities": ' + b"[" * 10_000 + b"]" * 10_000 + b"}", "nested too deep"),
+        (
+            b'{"id": "x", "text": "t", "relations": [{"src": "a", "predicate": "p", "dst": "b", "confidence": 1'
+            + b"0" * 5000
+            + b"}]}",
+            "malformed JSON",
+        ),
+        # every field's type is checked
+        (json.dumps({"id": "x", "text": "t", "tags": "x"}).encode(), '"tags" must be a list of strings'),
+        (json.dumps({"id": "x", "text": "t", "tags": [1]}).encode(), '"tags" must be a list of strings'),
+        (json.dumps({"id": "x", "text": "t", "supersedes": "y"}).encode(), '"supersedes" must be a list'),
+        (json.dumps({"id": "x", "text": "t", "contradicts": [None]}).encode(), '"contradicts" must be a list'),
+        (json.dumps({"id": True, "text": "t"}).encode(), '"id" must be'),
+        (json.dumps({"id": "x", "text": "t", "source": 3}).encode(), '"source" must be a string'),
+        (json.dumps({"id": "x", "text": "t", "created_at": 1700000000}).encode(), '"created_at" must be'),
+        (json.dumps({"id": "x", "text": "t", "entities": [{"name": "B", "type": 1}]}).encode(), '"type" must be'),
+        (json.dumps({"id": "x", "text": "t", "relations": {"src": "a"}}).encode(), '"relations" must be a list'),
+        (json.dumps({"id": "x", "text": ["t"]}).encode(), 'missing "text"'),
+        (
+            json.dumps(
+                {
+                    "id": "x",
+                    "text": "t",
+                    "relations": [{"src": "a", "predicate": "p", "dst": "b", "confidence": "high"}],
+                }
+            ).encode(),
+            '"confidence"',
+        ),
     ],
+    ids=lambda value: repr(value)[:50],
 )
 def test_bad_line_is_reported_and_good_lines_are_kept(run_cli, tmp_path, bad, message):
     src = tmp_path / "in.jsonl"

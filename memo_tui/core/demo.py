@@ -12,6 +12,7 @@ from memo_tui.core.opening import open_store
 from memo_tui.core.resolver import PassReport, resolve
 from memo_tui.errors import MemoError
 from memo_tui.store import MODELS, Decision, Meta, Passage, db
+from memo_tui.store.connect import shown
 
 DEMO_MARK = "demo"
 
@@ -48,7 +49,7 @@ def build_demo(location: str | None = None, namespace: str = "default") -> PassR
         is_empty = not Passage.select().exists()
         if not (is_demo or is_empty):
             db.close()
-            raise MemoError(f"{location} holds a store that is not the demo; give the demo another --db")
+            raise MemoError(f"{shown(location)} holds a store that is not the demo; give the demo another --db")
         if "://" in location:
             with db.atomic():
                 db.drop_tables(MODELS, safe=True)

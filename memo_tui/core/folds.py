@@ -371,6 +371,8 @@ def rename_entity(entity: Entity, new_name: str) -> int:
     key = identity_key(new_name)
     if not key:
         raise MemoError("the new name is empty")
+    if key == entity.identity_key:  # " X ", a full-width X or @X: the same name, which would alias itself
+        raise MemoError(f"{entity.name!r} already has the name {new_name!r}; nothing renamed")
     taken = Entity.get_or_none((Entity.namespace == entity.namespace) & (Entity.identity_key == key))
     if taken is not None and taken.id != entity.id:
         raise MemoError(f"cannot rename to {new_name!r}: entity {taken.id} already has that name; fold them instead")

@@ -26,6 +26,7 @@ from memo_tui.core.sources import PassageRecord, SourceFile, walk
 from memo_tui.core.spellings import KnownSpellings
 from memo_tui.errors import MemoError
 from memo_tui.store import Mention, Passage, Relation, bump_version, graph_version, utcnow
+from memo_tui.store.connect import failure, store_errors
 from memo_tui.store.locks import writing
 from memo_tui.store.queries import live_passages_by_external_id
 from memo_tui.store.statements import Inserter, bulk_write_cache, paused_gc, refresh_statistics
@@ -73,7 +74,13 @@ def ingest_paths(
             _report_errors(source, strict, report)
             if source.errors and strict:
                 continue
-            writer.write(source.records, progress)
+            try:
+                writer.write(source.records, progress)
+            except store_errors() as exc:  # a full disk, say: what is committed stays, and is said
+                raise MemoError(
+                    f"store error: {failure(exc)}; committed before it: {report.passages_new} new and "
+                    f"{report.passages_revised} revised passages (an ingest again keeps them and goes on)"
+                ) from exc
     return report
 
 
@@ -104,6 +111,9 @@ def forget(namespace: str, external_id: str) -> int:
         settle_questions_of_passage(namespace, passage.id, "auto")
         bump_version(namespace)
     return passage.id
+
+
+_CHUNK_COUNTS = ("passages_new", "passages_unchanged", "passages_revised", "passages_retired", "mentions", "relations")
 
 
 class PassageWriter:
@@ -138,6 +148,7 @@ class PassageWriter:
         done = 0
         for chunk, extracted in zip(chunks, extract_chunks(chunks, known_keys(self.namespace)), strict=True):
             before = self.entities.created
+            counted = {name: getattr(self.report, name) for name in _CHUNK_COUNTS}
             try:
                 with writing(self.namespace):
                     seen = graph_version(self.namespace)
@@ -151,6 +162,7 @@ class PassageWriter:
                 self.entities.forget()
                 self.linker.forget()
                 self.entities.created = before
+                self.report.__dict__.update(counted)  # the chunk was rolled back: so is its count
                 raise
             done += len(chunk)
             if progress is not None:

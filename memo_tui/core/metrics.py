@@ -10,6 +10,7 @@ import threading
 from collections import defaultdict
 
 from memo_tui.store import Metric, db
+from memo_tui.store.connect import read_only, store_errors
 
 BUCKETS = (0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0, 30.0)
 HELP = {
@@ -50,11 +51,16 @@ def flush() -> None:
         _pending.clear()
     if not items:
         return
-    with db.atomic():
-        for (name, labels), amount in items:
-            Metric.insert(name=name, labels=labels, value=amount).on_conflict(
-                conflict_target=[Metric.name, Metric.labels], update={Metric.value: Metric.value + amount}
-            ).execute()
+    try:
+        with db.atomic():
+            for (name, labels), amount in items:
+                Metric.insert(name=name, labels=labels, value=amount).on_conflict(
+                    conflict_target=[Metric.name, Metric.labels], update={Metric.value: Metric.value + amount}
+                ).execute()
+    except store_errors() as exc:
+        # a store that may only be read answers reads all the same; its counters stay as they were
+        if not read_only(exc):
+            raise
 
 
 def totals() -> dict[tuple[str, str], float]:

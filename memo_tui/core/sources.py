@@ -21,6 +21,9 @@ JSONL_SUFFIXES = {".jsonl", ".ndjson"}
 TEXT_SUFFIXES = {".md", ".markdown", ".mdx", ".txt", ".text", ".rst", ".org"}
 _HEADING = re.compile(r"^ {0,3}(#{1,6})[ \t]+(.+?)[ \t]*#*[ \t]*$")
 _SLUG = re.compile(r"[^\w]+")
+# what no store keeps the same way: PostgreSQL refuses NUL in text, and a lone surrogate (valid
+# JSON as an escape) is no character at all, so neither store can encode it
+_UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
 
 
 @dataclass
@@ -68,9 +71,15 @@ def walk(paths: list[str], stdin: BinaryIO | None = None) -> Iterator[SourceFile
             yield read_stream("-", stdin, sniff=True)
             continue
         path = Path(raw)
-        if path.is_dir():
+        try:
+            is_dir, exists = path.is_dir(), path.exists()
+        except OSError as exc:  # a name too long, say
+            shown = raw if len(raw) <= 200 else f"{raw[:200]}… ({len(raw)} characters)"
+            yield SourceFile(raw, errors=[f"{shown}: cannot read ({exc.strerror})"])
+            continue
+        if is_dir:
             yield from _walk_dir(path)
-        elif path.exists():
+        elif exists:
             yield read_file(path, explicit=True)
         else:
             yield SourceFile(raw, errors=[f"{raw}: no such file or directory"])
@@ -96,27 +105,34 @@ def _walk_dir(top: Path) -> Iterator[SourceFile]:
 
 
 def read_file(path: Path, explicit: bool) -> SourceFile:
-    """Read one file; `explicit` files of unknown suffix are read as text unless binary."""
+    """Read one file; `explicit` files of unknown suffix are read as text unless binary. Its passages
+    are keyed by its absolute path, the same whichever way the path was written."""
+    if _UNSTORABLE.search(str(path)):  # a name of bytes that are not UTF-8, or a NUL
+        shown = os.fsencode(path).decode("utf-8", "backslashreplace").replace("\x00", "\\x00")
+        return SourceFile(shown, errors=[f"{shown}: its name is not valid UTF-8; not ingested"])
     try:
         with open(path, "rb") as fh:
-            return read_stream(str(path), fh, sniff=path.suffix.lower() not in JSONL_SUFFIXES | TEXT_SUFFIXES)
+            sniff = path.suffix.lower() not in JSONL_SUFFIXES | TEXT_SUFFIXES
+            return read_stream(str(path), fh, sniff=sniff, key=os.path.abspath(path))
     except PermissionError:
         return SourceFile(str(path), errors=[f"{path}: permission denied"])
     except OSError as exc:
         return SourceFile(str(path), errors=[f"{path}: cannot read ({exc.strerror})"])
 
 
-def read_stream(name: str, fh: BinaryIO, sniff: bool) -> SourceFile:
+def read_stream(name: str, fh: BinaryIO, sniff: bool, key: str | None = None) -> SourceFile:
+    """Read a stream named `name` in errors; its passages' ids and source start with `key` (the name)."""
+    key = key or name
     head = fh.read(8192)
     if not head.strip() and len(head) < 8192:
         return SourceFile(name, errors=[f"{name}: empty file, nothing to ingest"])
-    if b"\0" in head:
+    suffix = Path(name).suffix.lower()
+    if b"\0" in head and suffix not in JSONL_SUFFIXES:  # in JSONL, a line with a NUL is one bad line
         return SourceFile(name, errors=[f"{name}: binary file, not ingested"])
     lines = _lines(head, fh)
-    suffix = Path(name).suffix.lower()
     if suffix in JSONL_SUFFIXES or (sniff and head.lstrip().startswith(b"{")):
-        return _read_jsonl(name, lines)
-    return _read_markdown(name, lines)
+        return _read_jsonl(name, key, lines)
+    return _read_markdown(name, key, lines)
 
 
 def _lines(head: bytes, fh: BinaryIO) -> Iterator[tuple[int, bytes | None, int]]:
@@ -162,7 +178,7 @@ def _too_long(name: str, number: int, size: int) -> str:
     return f"{name}:{number}: line is {size / 1e6:.1f} MB, over the {MAX_LINE_BYTES / 1e6:.0f} MB limit; skipped"
 
 
-def _read_jsonl(name: str, lines) -> SourceFile:
+def _read_jsonl(name: str, key: str, lines) -> SourceFile:
     out = SourceFile(name)
     for number, raw, size in lines:
         if raw is None:
@@ -180,8 +196,14 @@ def _read_jsonl(name: str, lines) -> SourceFile:
         except json.JSONDecodeError as exc:
             out.errors.append(f"{name}:{number}: malformed JSON ({exc.msg} at column {exc.colno}); line skipped")
             continue
+        except RecursionError:
+            out.errors.append(f"{name}:{number}: JSON nested too deep; line skipped")
+            continue
+        except ValueError as exc:  # a number of more digits than Python reads
+            out.errors.append(f"{name}:{number}: malformed JSON ({exc}); line skipped")
+            continue
         try:
-            out.records.append(parse_object(obj, default_source=name))
+            out.records.append(parse_object(obj, default_source=key))
         except ValueError as exc:
             out.errors.append(f"{name}:{number}: {exc}; line skipped")
     return out
@@ -194,16 +216,18 @@ def parse_object(obj: object, default_source: str) -> PassageRecord:
     text = obj.get("text")
     if not isinstance(text, str) or not text.strip():
         raise ValueError('missing "text" (a non-empty string is required)')
+    storable(text, '"text"')
     ext_id = obj.get("id")
     if ext_id is None:
         ext_id = "sha1:" + _digest(text)
     elif isinstance(ext_id, (str, int)) and not isinstance(ext_id, bool) and str(ext_id).strip():
-        ext_id = str(ext_id).strip()
+        ext_id = storable(str(ext_id).strip(), '"id"')
     else:
         raise ValueError('"id" must be a non-empty string or an integer')
     source = obj.get("source", default_source)
     if not isinstance(source, str):
         raise ValueError('"source" must be a string')
+    storable(source, '"source"')
     return PassageRecord(
         external_id=ext_id,
         text=text,
@@ -217,6 +241,15 @@ def parse_object(obj: object, default_source: str) -> PassageRecord:
     )
 
 
+def storable(value: str, what: str) -> str:
+    """The string, if both stores keep it as it is; ValueError naming `what` if not."""
+    if "\x00" in value or (not value.isascii() and _UNSTORABLE.search(value)):
+        found = _UNSTORABLE.search(value).group()
+        kind = "a NUL character" if found == "\x00" else f"a lone surrogate ({found!r})"
+        raise ValueError(f"{what} holds {kind}, which no store keeps")
+    return value
+
+
 def _digest(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:16]
 
@@ -225,7 +258,10 @@ def parse_time(value: str) -> datetime:
     """An ISO 8601 time as naive UTC; ValueError if it is not one."""
     parsed = datetime.fromisoformat(value.strip())
     if parsed.tzinfo is not None:
-        parsed = parsed.astimezone(UTC).replace(tzinfo=None)
+        try:
+            parsed = parsed.astimezone(UTC).replace(tzinfo=None)
+        except OverflowError:  # 0001-01-01T00:00+05:00 is before year 1 in UTC
+            raise ValueError(f"{value!r} is out of range in UTC") from None
     return parsed
 
 
@@ -236,18 +272,18 @@ def _parse_time(value: object) -> datetime | None:
         raise ValueError('"created_at" must be an ISO 8601 string')
     try:
         return parse_time(value)
-    except ValueError:
+    except ValueError as exc:
+        if "out of range" in str(exc):
+            raise ValueError(f'"created_at" {exc}') from None
         raise ValueError(f'"created_at" is not an ISO 8601 time: {value!r}') from None
 
 
 def _strings(value: object, field_name: str) -> list[str]:
     if value is None:
         return []
-    if isinstance(value, (str, int)) and not isinstance(value, bool):
-        value = [value]
-    if not isinstance(value, list) or not all(isinstance(v, (str, int)) and not isinstance(v, bool) for v in value):
+    if not isinstance(value, list) or not all(isinstance(v, str) for v in value):
         raise ValueError(f'"{field_name}" must be a list of strings')
-    return [str(v) for v in value if str(v).strip()]
+    return [storable(v, f'"{field_name}"') for v in value if v.strip()]
 
 
 def _entities(value: object) -> list[dict]:
@@ -264,7 +300,12 @@ def _entities(value: object) -> list[dict]:
         kind = item.get("type")
         if kind is not None and not isinstance(kind, str):
             raise ValueError('an entity "type" must be a string')
-        out.append({"name": item["name"], "type": kind or None})
+        out.append(
+            {
+                "name": storable(item["name"], "an entity name"),
+                "type": storable(kind, "an entity type") if kind else None,
+            }
+        )
     return out
 
 
@@ -283,11 +324,12 @@ def _relations(value: object) -> list[dict]:
         confidence = item.get("confidence", 1.0)
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 <= confidence <= 1:
             raise ValueError('a relation "confidence" must be a number between 0 and 1')
-        out.append({"src": parts[0], "predicate": parts[1].strip(), "dst": parts[2], "confidence": float(confidence)})
+        src, predicate, dst = (storable(part, "a relation") for part in parts)
+        out.append({"src": src, "predicate": predicate.strip(), "dst": dst, "confidence": float(confidence)})
     return out
 
 
-def _read_markdown(name: str, lines) -> SourceFile:
+def _read_markdown(name: str, key: str, lines) -> SourceFile:
     """Split a markdown or text file at its headings, one passage a section."""
     out = SourceFile(name)
     sections: list[tuple[str, list[str], bool]] = []  # heading, lines, valid
@@ -304,6 +346,10 @@ def _read_markdown(name: str, lines) -> SourceFile:
             out.errors.append(f"{name}:{number}: invalid UTF-8 at byte {exc.start}; its section skipped")
             valid = False
             continue
+        if "\x00" in line:
+            out.errors.append(f"{name}:{number}: a NUL character, which no store keeps; its section skipped")
+            valid = False
+            continue
         if line.lstrip().startswith(("```", "~~~")):
             in_fence = not in_fence
         match = None if in_fence else _HEADING.match(line.rstrip("\r\n"))
@@ -312,13 +358,24 @@ def _read_markdown(name: str, lines) -> SourceFile:
             heading, body, valid = match.group(2).strip(), [], True
         body.append(line)
     sections.append((heading, body, valid))
-    slugs: dict[str, int] = {}
+    used: set[str] = set()
     for heading, body, valid in sections:
         text = "".join(body).strip()
-        if not text or not valid:
+        if not text:
             continue
-        slug = _SLUG.sub("-", heading.casefold()).strip("-") or "top"
-        slugs[slug] = slugs.get(slug, 0) + 1
-        suffix = slug if slugs[slug] == 1 else f"{slug}-{slugs[slug]}"
-        out.records.append(PassageRecord(external_id=f"{name}#{suffix}", text=text, source=name))
+        # a skipped section keeps its id too, so that the sections after it keep theirs
+        section = _section_id(_SLUG.sub("-", heading.casefold()).strip("-") or "top", used)
+        if valid:
+            out.records.append(PassageRecord(external_id=f"{key}#{section}", text=text, source=key))
     return out
+
+
+def _section_id(slug: str, used: set[str]) -> str:
+    """The slug, or its first `slug-N` (N = 2, 3, ...) not used yet in the file: headings A, A, A-2
+    get a, a-2, a-2-2, never one id twice (the later section would revise the earlier one)."""
+    section, number = slug, 1
+    while section in used:
+        number += 1
+        section = f"{slug}-{number}"
+    used.add(section)
+    return section

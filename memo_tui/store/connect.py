@@ -7,6 +7,9 @@ the engine's data steps (given by the caller, so that the store layer never impo
 from __future__ import annotations
 
 import os
+import re
+import sqlite3
+import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 
@@ -70,7 +73,7 @@ def _connect(location: str) -> pw.Database:
     try:
         return _connect_database(location)
     except OSError as exc:
-        raise MemoError(f"cannot open store {location}: {exc.strerror or exc}") from None
+        raise MemoError(f"cannot open store {shown(location)}: {exc.strerror or exc}") from None
 
 
 def _connect_database(location: str) -> pw.Database:
@@ -81,21 +84,39 @@ def _connect_database(location: str) -> pw.Database:
             raise MemoError("a PostgreSQL store needs the driver: pip install 'memo-tui[postgres]'") from None
         # no server-side prepared statements: a plan made while a table is small (a sequential scan)
         # would be kept as it grows, and an ingest would slow down passage by passage
-        return connect_url(location, prefer_psycopg3=True, prepare_threshold=None)
+        try:
+            return connect_url(location, prefer_psycopg3=True, prepare_threshold=None)
+        except ValueError as exc:  # a port that is not a number, or out of range
+            raise MemoError(f"cannot open store {shown(location)}: {exc}") from None
     if "://" in location:
         if location.startswith("sqlite:///") and location != "sqlite:///:memory:":
-            Path(location[len("sqlite:///") :]).expanduser().parent.mkdir(parents=True, exist_ok=True)
+            _own_file(location, Path(location[len("sqlite:///") :]).expanduser())
+        elif not location.startswith("sqlite"):
+            raise MemoError(f"cannot open store {shown(location)}: a store is a path, sqlite:/// or postgresql://")
         try:
             kwargs = {"pragmas": SQLITE_PRAGMAS, "lock_type": "IMMEDIATE"} if location.startswith("sqlite") else {}
             return connect_url(location, **kwargs)
         except (RuntimeError, ValueError, ImportError) as exc:
-            raise MemoError(f"cannot open store {location}: {exc}") from None
+            raise MemoError(f"cannot open store {shown(location)}: {exc}") from None
     path = Path(location).expanduser()
     if str(path) != ":memory:":
-        if path.is_dir():
-            raise MemoError(f"cannot open store {location}: it is a directory")
-        path.parent.mkdir(parents=True, exist_ok=True)
+        _own_file(location, path)
     return pw.SqliteDatabase(str(path), pragmas=SQLITE_PRAGMAS, timeout=10, lock_type="IMMEDIATE")
+
+
+def _own_file(location: str, path: Path) -> None:
+    """Make a new store file for its owner alone (0600: SQLite gives its -wal and -shm the store's
+    mode), in a folder that exists; only the default data folder is made, for its owner alone
+    (0700). A folder that is missing otherwise is more likely a typing slip than a wish."""
+    if path.is_dir():
+        raise MemoError(f"cannot open store {location}: it is a directory")
+    folder = path.parent
+    if not folder.is_dir():
+        if folder != default_db_path().parent:
+            raise MemoError(f"cannot open store {location}: no folder {folder}")
+        folder.mkdir(mode=0o700, parents=True, exist_ok=True)
+    if not path.exists():
+        os.close(os.open(path, os.O_WRONLY | os.O_CREAT, 0o600))
 
 
 _opened: tuple[pw.Database | None, str] = (None, "")  # the database `open_database` last bound, and its location
@@ -118,14 +139,60 @@ def open_database(location: str | None, data_steps: Mapping[int, Callable[[], No
 
 
 def shown(location: str) -> str:
-    """A location fit to print or show: a URL's password is not."""
-    if "://" in location and "@" in location:
-        scheme, rest = location.split("://", 1)
-        credentials, host = rest.rsplit("@", 1)
+    """A location fit to print or show: a URL's secrets are not (a `user:pass@` password, and a
+    query parameter such as `?password=` or `sslpassword=`). Every place that shows a store's URL
+    shows it through this."""
+    if "://" not in location:
+        return location
+    scheme, rest = location.split("://", 1)
+    rest, _, query = rest.partition("?")
+    if "@" in rest.split("/", 1)[0]:
+        credentials, host = rest.split("/", 1)[0].rsplit("@", 1)
+        tail = rest[len(credentials) + 1 + len(host) :]
         if ":" in credentials:
-            return f"{scheme}://{credentials.split(':', 1)[0]}:***@{host}"
-    return location
+            credentials = credentials.split(":", 1)[0] + ":***"
+        rest = f"{credentials}@{host}{tail}"
+    if query:
+        rest += "?" + _SECRET_PARAMETER.sub(r"\1***", query)
+    return f"{scheme}://{rest}"
 
 
-def _first_line(exc: Exception) -> str:
+_SECRET_PARAMETER = re.compile(r"((?:^|[&;])[^=&;]*(?:pass|secret|token)[^=&;]*=)[^&;]*", re.IGNORECASE)
+
+
+def store_errors() -> tuple[type[BaseException], ...]:
+    """The store's errors: Peewee's, and its drivers' own, which a raw cursor raises (`statements`)."""
+    errors: list[type[BaseException]] = [pw.DatabaseError, sqlite3.Error]
+    if "psycopg" in sys.modules:  # loaded with a PostgreSQL store, and only then
+        errors.append(sys.modules["psycopg"].Error)
+    return tuple(errors)
+
+
+def failure(exc: BaseException) -> str:
+    """What went wrong in the store, in one line. A full disk says so: SQLite has already rolled the
+    transaction back then, and the rollback that follows fails, hiding the cause behind "cannot
+    rollback - no transaction is active"; the cause is the error that rollback was handling."""
+    while "cannot rollback" in str(exc) and exc.__context__ is not None:
+        exc = exc.__context__
+    if _is(exc, "SQLITE_FULL", "53100"):
+        return f"the disk is full ({_first_line(exc)})"
+    if read_only(exc):
+        return f"the store is read-only ({_first_line(exc)})"
+    return _first_line(exc)
+
+
+def read_only(exc: BaseException) -> bool:
+    """Did the store refuse a write because it may only be read (file mode, mount, server setting)?"""
+    return _is(exc, "SQLITE_READONLY", "25006")
+
+
+def _is(exc: BaseException, sqlite_error: str, sqlstate: str) -> bool:
+    """Is the error, or the driver's error Peewee's wraps, this SQLite error or PostgreSQL state?"""
+    return any(
+        getattr(error, "sqlite_errorname", None) == sqlite_error or getattr(error, "sqlstate", None) == sqlstate
+        for error in (exc, exc.__cause__, exc.__context__)
+    )
+
+
+def _first_line(exc: BaseException) -> str:
     return (str(exc).strip().splitlines() or [type(exc).__name__])[0]

@@ -16,6 +16,7 @@ locks the row read, so that a second reviewer waits and then sees the first one'
 
 from __future__ import annotations
 
+import os
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -48,6 +49,10 @@ def writing(namespace: str) -> Iterator[None]:
         yield
 
 
+def _owner_only(path: str, flags: int) -> int:
+    return os.open(path, flags, 0o600)  # as the store itself (`connect._own_file`)
+
+
 def for_update(query: pw.Select) -> pw.Select:
     """The query, locking the rows it reads until the transaction ends (PostgreSQL; SQLite's
     IMMEDIATE transactions already hold the store's one write lock)."""
@@ -78,7 +83,7 @@ def pass_lock(namespace: str, what: str = "a resolution pass") -> Iterator[None]
         return
     import fcntl
 
-    with open(f"{path}.pass-lock", "a+b") as handle:
+    with open(f"{path}.pass-lock", "a+b", opener=_owner_only) as handle:
         try:
             fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except BlockingIOError:
