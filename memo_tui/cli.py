@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import sys
@@ -495,7 +496,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
 
     verdict = judge_pair(Name(None, args.a, args.type_a), Name(None, args.b, args.type_b))
     text = f"{verdict.kind} ({verdict.score:.2f}, {verdict.rule}): {verdict.reason}"
-    data = dict(verdict.__dict__)
+    data = dataclasses.asdict(verdict)
     if verdict.kind != "no":  # what labelled real text says of the rule, before a store's evidence
         data["prior"] = prior(verdict.rule, {})[0]
         text += f"\nlikelihood before evidence: {data['prior']:.2f} (the share of such pairs that were the same)"
