@@ -432,7 +432,10 @@ def revert(namespace: str, decision_id: int, actor: str, channel: str) -> Decisi
         if row.question_id is not None:
             _reopen_questions([row.question_id])
         summary = f"reverted #{row.id}: {payload.get('summary', row.action)}"
-        return record(namespace, "revert", actor, channel, {"decision": row.id, "summary": summary}, row.question_id)
+        # the questions it had answered, pending again (a review app puts its cursor there)
+        answered = [row.question_id] if row.question_id is not None else payload.get("questions", [])
+        said = {"decision": row.id, "questions": answered, "summary": summary}
+        return record(namespace, "revert", actor, channel, said, row.question_id)
 
 
 def revert_fold(namespace: str, fold_id: int, actor: str, channel: str) -> DecisionView:

@@ -178,7 +178,8 @@ def _read_jsonl(name: str, lines) -> SourceFile:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            out.errors.append(f"{name}:{number}: malformed JSON ({exc.msg} at column {exc.colno}); line skipped")
+            said = exc.msg.removesuffix(" at")  # json's "Unterminated string starting at"
+            out.errors.append(f"{name}:{number}: malformed JSON ({said} at column {exc.colno}); line skipped")
             continue
         try:
             out.records.append(parse_object(obj, default_source=name))

@@ -20,7 +20,8 @@ class AskScreen(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical(id="ask-box"):
             yield Static(self.prompt)
-            yield Input(value=self.value, id="ask-input")
+            # typing adds to the text offered (a rename edits the name), never replaces it at once
+            yield Input(value=self.value, id="ask-input", select_on_focus=False)
             yield Static("Enter to confirm, Escape to cancel.", classes="dim")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:

@@ -8,7 +8,9 @@ from textual.widgets import DataTable, Static
 
 from memo_tui.core.queue import KIND_LABELS, MEMORY_KINDS, QuestionView
 from memo_tui.tui.messages import QuestionHighlighted
-from memo_tui.tui.widgets.tables import RowTable
+from memo_tui.tui.widgets.tables import RowTable, plural
+
+COLUMNS = ("#", "kind", "left", "right", "rule", "likely", "impact")
 
 
 def _short(text: str, width: int = 26) -> str:
@@ -28,8 +30,10 @@ class QueuePane(Vertical):
     HELP = (
         "The review queue, ranked by expected yield: how likely the answer is 'same' (or the conflict real), "
         "times how much of the graph the answer touches. The likely column is that chance, calibrated on "
-        "hand-labelled real text and moved by this store's own answers. j/k move; the detail below shows "
-        "the highlighted question."
+        "hand-labelled real text and moved by this store's own answers. j/k move, g/G go to the first and "
+        "last; the detail below shows the highlighted question. On a cluster, tab moves to its card: space "
+        "checks a member, a checks all or none, c makes one the canonical. 3 shows the history (u reverts, f "
+        "filters all / human / auto); ctrl+p opens the command palette, with every key's action by name."
     )
 
     def __init__(self, **kwargs) -> None:
@@ -45,8 +49,7 @@ class QueuePane(Vertical):
         yield RowTable(id="queue-table")
 
     def on_mount(self) -> None:
-        table = self.query_one(RowTable)
-        self._column_keys = table.add_columns("#", "kind", "left", "right", "rule", "likely", "impact")
+        self.query_one(RowTable).fill(COLUMNS, [])
 
     def show(self, questions: list[QuestionView], pending: int | None = None, waiting: int = 0) -> None:
         old = self.questions or []
@@ -72,13 +75,12 @@ class QueuePane(Vertical):
         memory = sum(q.kind in MEMORY_KINDS for q in questions)
         grouped = sum(bool(q.members) for q in questions)
         if self.proposals_only:
-            plural = "s" if shown != 1 else ""
-            parts = [f"{shown} agent proposal{plural} shown (P: show all)", f"{pending} pending"]
+            parts = [f"{plural(shown, 'agent proposal')} shown (P: show all)", f"{pending} pending"]
         elif covered != pending:
             parts = [f"{shown} shown" + (f" ({grouped} with clusters)" if grouped else ""), f"{pending} pending"]
         else:
-            as_items = f" as {shown} items ({grouped} cluster{'' if grouped == 1 else 's'})" if grouped else ""
-            parts = [f"{pending} pending{as_items}" + (f" ({memory} memory conflicts)" if memory else "")]
+            as_items = f" as {plural(shown, 'item')} ({plural(grouped, 'cluster')})" if grouped else ""
+            parts = [f"{pending} pending{as_items}" + (f" ({plural(memory, 'memory conflict')})" if memory else "")]
         if waiting:
             parts.append(f"{waiting} waiting for a later pass")
         if self.queue_filter:
@@ -100,11 +102,11 @@ class QueuePane(Vertical):
             self._fill(self.query_one(RowTable), self.questions)
 
     def _fill(self, table: RowTable, questions: list[QuestionView]) -> None:
-        table.clear()
         names, rules = self._shown_widths = self._widths()
+        rows = []
         for q in questions:
             left, right = _sides(q)
-            table.add_row(
+            cells = (
                 self._number(q.id),
                 KIND_LABELS.get(q.kind, q.kind),
                 _short(left, names),
@@ -112,8 +114,9 @@ class QueuePane(Vertical):
                 _short(f"{q.rule} · {q.proposed_by}" if q.proposed_by else q.rule, rules),
                 f"{q.likelihood:.2f}",
                 str(q.impact),
-                key=str(q.id),
             )
+            rows.append((str(q.id), cells))
+        table.fill(COLUMNS, rows)
 
     def _number(self, question_id: int) -> str:
         return f"✓{question_id}" if question_id in self.marked else str(question_id)
@@ -125,7 +128,13 @@ class QueuePane(Vertical):
         if question_id is None:
             return
         self.marked ^= {question_id}
-        table.update_cell(str(question_id), self._column_keys[0], self._number(question_id))
+        number = self._number(question_id)
+        if table.fits("#", number):
+            table.update_cell(str(question_id), "#", number)
+        else:  # the mark needs a wider column: sized again, the number stays whole
+            row = table.cursor_row
+            self._fill(table, self.questions or [])
+            table.move_cursor(row=row, animate=False)
         table.action_cursor_down()
 
     def selected_id(self) -> int | None:
