@@ -120,6 +120,13 @@ def build_parser() -> argparse.ArgumentParser:
     fold.add_argument("--into", required=True, metavar="NAME")
     delete = actions.add_parser("delete", parents=[common, reviewer], help="delete an entity (revertible)")
     delete.add_argument("name", metavar="NAME")
+    junk = actions.add_parser(
+        "not-a-name", parents=[common, reviewer], help="drop a junk name; extraction skips it from then on"
+    )
+    junk.add_argument("name", metavar="NAME")
+    unsure = actions.add_parser("unsure", parents=[common, reviewer], help="leave a question for later, with a note")
+    unsure.add_argument("question_id", type=int, metavar="N")
+    unsure.add_argument("--note", default="", help="what you are unsure of (shown with the question)")
     rename = actions.add_parser("rename", parents=[common, reviewer], help="give an entity a new spelling")
     rename.add_argument("name", metavar="NAME")
     rename.add_argument("new_name", metavar="NEW")
@@ -439,6 +446,10 @@ def cmd_graph(args: argparse.Namespace) -> int:
         view = decisions.manual_fold(args.ns, args.absorbed, args.into, actor, channel)
     elif args.action == "delete":
         view = decisions.delete(args.ns, args.name, actor, channel)
+    elif args.action == "not-a-name":
+        view = decisions.not_a_name(args.ns, args.name, actor, channel)
+    elif args.action == "unsure":
+        view = decisions.unsure(args.ns, args.question_id, args.note, actor, channel)
     else:
         view = decisions.rename(args.ns, args.name, args.new_name, actor, channel)
     return _print_decision(args, view)
@@ -482,6 +493,7 @@ def cmd_queue(args: argparse.Namespace) -> int:
         f"{q.id:>5}  {q.kind:<14} {q.left_name} {'<-' if q.members else '/'} {q.right_name}  {q.rule}  "
         f"likely {q.likelihood:.2f}  impact {q.impact}"
         + (f"  proposed by {q.proposed_by}" if q.proposed_by else "")
+        + (f"  unsure: {q.unsure or '(no note)'}" if q.unsure is not None else "")
         + (f"\n       {q.reason}" if q.rule.startswith(TIMELINE) else "")  # each value with its date
         for q in items
     ]

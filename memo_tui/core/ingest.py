@@ -15,7 +15,7 @@ from functools import partial
 from operator import itemgetter
 from typing import BinaryIO, NamedTuple
 
-from memo_tui.core.decisions import settle_questions_of_passage
+from memo_tui.core.decisions import not_names, settle_questions_of_passage
 from memo_tui.core.entities import EntityCache
 from memo_tui.core.extract import WEIGHTS, Extracted, extract
 from memo_tui.core.keys import identity_key
@@ -115,6 +115,7 @@ class PassageWriter:
         self.entities = EntityCache(namespace)
         self.linker = Linker()
         self._retired: set[int] = set()  # the passages retired in the chunk being written
+        self._not_names: frozenset[str] = frozenset()  # spellings a reviewer said are no names
         self._version: int | None = None  # the graph version the caches were filled at
         self._passages = Inserter(
             Passage,
@@ -160,6 +161,7 @@ class PassageWriter:
         """Write one chunk; True when anything in the store changed."""
         now = utcnow()
         self._retired = set()
+        extracted = self._names_only(extracted)
         live = self._live_passages([r.external_id for r in chunk])
         todo = []
         for record, found in zip(chunk, extracted, strict=True):
@@ -226,6 +228,7 @@ class PassageWriter:
     def rewrite(self, passages: list[tuple[int, PassageRecord]], extracted: list[list[Extracted]]) -> None:
         """Replace the mentions and relations of stored passages with freshly extracted ones."""
         ids = [passage_id for passage_id, _ in passages]
+        extracted = self._names_only(extracted)
         for model in (Mention, Relation):
             for start in range(0, len(ids), CHUNK):
                 model.delete().where(model.passage.in_(ids[start : start + CHUNK])).execute()
@@ -238,6 +241,13 @@ class PassageWriter:
         self._relations.many(relation_rows)
         self.report.mentions += len(mention_rows)
         self.report.relations += len(relation_rows)
+
+    def _names_only(self, extracted: list[list[Extracted]]) -> list[list[Extracted]]:
+        """Without the spellings a reviewer said are no names (read in the chunk's transaction)."""
+        self._not_names = not_names(self.namespace)
+        if not self._not_names:
+            return extracted
+        return [[m for m in found if m.key not in self._not_names] for found in extracted]
 
     def _write_mentions(self, rows: list[tuple]) -> None:
         """By entity (a stable sort): the entity index then takes each entity's rows together, which
@@ -282,7 +292,7 @@ class PassageWriter:
         rows = []
         for rel in record.relations:
             src_key, dst_key = identity_key(rel["src"]), identity_key(rel["dst"])
-            if src_key and dst_key:
+            if src_key and dst_key and not {src_key, dst_key} & self._not_names:
                 src, dst = self.entities[src_key], self.entities[dst_key]
                 rows.append((src, rel["predicate"], dst, src_key, dst_key, passage_id, rel["confidence"], True))
         return rows

@@ -28,6 +28,7 @@ class QuestionView:
     priority: float
     status: str
     proposed_by: str | None = None  # the agent that proposed it (None: the resolver's question)
+    unsure: str | None = None  # a reviewer's note when they left it for later, unsure (ranked last)
     # a cluster (kind name_cluster / passage_family, `core.clusters`): its members, canonical first,
     # and the pending questions it stands for; empty for a single question
     members: tuple[Member, ...] = ()
@@ -56,18 +57,24 @@ class Member:
 _STORED = tuple(f.name for f in fields(QuestionView) if f.name not in ("members", "questions"))
 
 
+def rank(q: QuestionView) -> tuple:
+    """The queue's order (as `pending` sorts): unsure last, then by expected yield."""
+    return (q.unsure is not None, -q.priority, -q.likelihood, q.id)
+
+
 def view(question: Question) -> QuestionView:
     return QuestionView(**{name: getattr(question, name) for name in _STORED})
 
 
 def pending(namespace: str, proposed: bool = False) -> list[QuestionView]:
-    """Pending questions, highest expected yield first (likelihood x what the answer changes), then id.
+    """Pending questions, highest expected yield first (likelihood x what the answer changes), then id;
+    those a reviewer left for later, unsure, after all the others.
     A name question shows where its sides live now: a side folded into another entity since the
     question was asked is shown as that entity, by id and name. `proposed`: agents' proposals only."""
     query = (
         Question.select(*(getattr(Question, name) for name in _STORED))
         .where((Question.namespace == namespace) & (Question.status == "pending"))
-        .order_by(Question.priority.desc(), Question.likelihood.desc(), Question.id)
+        .order_by(Question.unsure.is_null(False), Question.priority.desc(), Question.likelihood.desc(), Question.id)
     )
     if proposed:
         query = query.where(Question.proposed_by.is_null(False))
