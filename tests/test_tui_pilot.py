@@ -1,9 +1,11 @@
 """Keys pressed in the TUI change the store exactly as the command line would."""
 
+import io
 import re
 import time
 
 from graphrows import graph_rows
+from rich.console import Console
 from textual.command import CommandList
 from tuistore import REVIEWER, demo_app, pilot_test, select_question, settle, wait_for
 
@@ -11,6 +13,7 @@ from memo_tui.core.ingest import ingest_records
 from memo_tui.core.sources import PassageRecord
 from memo_tui.store import Decision, Entity, Fold, KeepApart, Passage, Question
 from memo_tui.tui.app import MemoApp
+from memo_tui.tui.widgets.detail_pane import render_detail
 
 WIDE = (120, 36)
 
@@ -723,3 +726,78 @@ async def test_the_neighbourhood_says_one_passage_and_what_the_star_means(demo_s
         pilot.app.show_entity("Dmitri Novak")
         await settle(pilot)
         assert "(* also stated)" in str(pilot.app.screen.query_one("#trail").render())
+
+
+@pilot_test
+async def test_x_drops_a_junk_name_and_ctrl_z_brings_it_back_under_the_cursor(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "Priya Raman", "Priya R.")
+        question = pilot.app.screen.question_id
+        await pilot.press("x")
+        await settle(pilot)
+        prompt = str(pilot.app.screen.query_one("Static").render())
+        assert "'Priya Raman'" in prompt and "'Priya R.'" in prompt
+        await pilot.press("r", "enter")
+        await wait_for(pilot, lambda: Entity.get_or_none(Entity.name == "Priya R.") is None, "the name to go")
+        await settle(pilot)
+        assert Question.get_by_id(question).status == "moot"
+        assert Decision.select().where(Decision.action == "not_a_name").get().channel == "tui"
+        assert pilot.app.focused.id == "queue-table"
+        await pilot.press("ctrl+z")
+        await wait_for(pilot, lambda: Question.get_by_id(question).status == "pending", "the undo")
+        await settle(pilot)
+        assert pilot.app.screen.question_id == question
+    assert Entity.get(Entity.name == "Priya R.")
+
+
+@pilot_test
+async def test_capital_u_leaves_a_question_for_later_with_a_note(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "Redis", "redis")
+        question = pilot.app.screen.question_id
+        await pilot.press("U", *"cache or client?", "enter")
+        await wait_for(pilot, lambda: Question.get_by_id(question).unsure == "cache or client?", "the note")
+        await settle(pilot)
+        pane = pilot.app.screen.query_one("QueuePane")
+        assert pane.questions[-1].id == question and Question.get_by_id(question).status == "pending"
+        table = pilot.app.screen.query_one("#queue-table")
+        assert table.get_row(str(question))[0] == f"?{question}"
+        table.move_cursor(row=table.get_row_index(str(question)))
+        await settle(pilot)
+        console = Console(record=True, width=120, file=io.StringIO())
+        console.print(render_detail(pilot.app.screen.query_one("DetailPane").detail))
+        assert "left for later, unsure: cache or client?" in console.export_text()
+
+
+@pilot_test
+async def test_a_pair_row_marks_the_side_m_keeps(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        table = pilot.app.screen.query_one("#queue-table")
+        pane = pilot.app.screen.query_one("QueuePane")
+        for q in [q for q in pane.questions if q.kind == "entity_pair"][:3]:
+            left, right = table.get_row(str(q.id))[2:4]
+            assert [left.startswith("★ "), right.startswith("★ ")].count(True) == 1, (left, right)
+        await select_question(pilot, "GitHub Actions", "github-actions")
+        left, right = table.get_row(str(pilot.app.screen.question_id))[2:4]
+        kept = (left if left.startswith("★ ") else right).removeprefix("★ ")
+        await pilot.press("m")
+        await settle(pilot)
+    fold = Fold.get(Fold.channel == "tui")
+    assert Entity.get_by_id(fold.canonical_id).name == kept
+
+
+def test_a_conflict_row_says_its_subject_and_what_differs():
+    from memo_tui.core.queue import QuestionView
+    from memo_tui.tui.widgets.queue_pane import _sides
+
+    def row(rule: str, reason: str) -> tuple[str, str]:
+        q = QuestionView(
+            1, "contradiction", 1, 2, "peewee:3df16a", "peewee:9ab2c", 1.0, rule, reason, 1, 0.9, 1.0, "pending"
+        )
+        return _sides(q)
+
+    reverted = row("revert", 'peewee:9ab2c undoes "Add the pool" (peewee:3df16a): the change it made no longer holds')
+    assert reverted == ("Add the pool", "reverted by peewee:9ab2c")
+    negated = row("differs-negation", '"no longer use Redis": the newer passage negates the older one')
+    assert negated == ('"no longer use Redis"', "now negated")

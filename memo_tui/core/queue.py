@@ -7,8 +7,8 @@ from typing import NamedTuple
 
 from peewee import fn
 
-from memo_tui.core.folds import follow_aliases
-from memo_tui.store import Alias, Decision, Entity, Meta, Question, graph_version
+from memo_tui.core.folds import canonical_rank, follow_aliases
+from memo_tui.store import Alias, Decision, Entity, Mention, Meta, Passage, Question, graph_version
 from memo_tui.store.statements import slices
 
 
@@ -119,6 +119,27 @@ def at_homes(views: list[QuestionView], home) -> list[QuestionView]:
             q = replace(q, left_id=left_id, left_name=left_name, right_id=right_id, right_name=right_name)
         out.append(q)
     return out
+
+
+def kept_sides(views: list[QuestionView]) -> dict[int, int]:
+    """For each name pair, the side `m` keeps (the entity id `folds.canonical_order` would choose):
+    the sides' live mentions counted in one query for the whole queue."""
+    pairs = [q for q in views if q.kind == "entity_pair" and not q.members]
+    ids = sorted({side for q in pairs for side in (q.left_id, q.right_id)})
+    counts: dict[int, int] = {}
+    for part in slices(ids):
+        rows = (
+            Mention.select(Mention.entity, fn.COUNT(fn.DISTINCT(Mention.passage)))
+            .join(Passage)
+            .where(Mention.entity.in_(part) & Mention.active & Passage.retired_at.is_null())
+            .group_by(Mention.entity)
+        )
+        counts.update(rows.tuples())
+    sides = {}
+    for q in pairs:
+        left, right = (q.left_id, q.left_name), (q.right_id, q.right_name)
+        sides[q.id] = min(left, right, key=lambda side: canonical_rank(*side, counts.get(side[0], 0)))[0]
+    return sides
 
 
 def _waiting_key(namespace: str) -> str:

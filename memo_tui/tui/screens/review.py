@@ -18,7 +18,7 @@ from memo_tui.core import clusters, decisions, folds
 from memo_tui.core.decisions import AlreadyDecided
 from memo_tui.core.detail import PASSAGES_PER_SIDE, question_detail
 from memo_tui.core.graph import related
-from memo_tui.core.queue import MEMORY_KINDS, Signature, matches, pending, signature, waiting
+from memo_tui.core.queue import MEMORY_KINDS, Signature, kept_sides, matches, pending, signature, waiting
 from memo_tui.core.resolver import Cancelled, resolve
 from memo_tui.errors import MemoError
 from memo_tui.tui.messages import (
@@ -59,6 +59,8 @@ class ReviewScreen(Screen):
         Binding("r", "answer('reject')", "Reject", id="reject"),
         Binding("b", "answer('keep_both')", "Keep both", id="keep_both"),
         Binding("s", "skip", "Skip", id="skip"),
+        Binding("U", "unsure", "Unsure: leave it for later, with a note", id="unsure", show=False),
+        Binding("x", "not_a_name", "Not a name at all: drop it", id="not_a_name", show=False),
         Binding("space", "mark", "Mark for a batch answer", id="mark", show=False),
         Binding("X", "reject_like", "Reject every question like this", id="reject_like", show=False),
         Binding("plus", "more_passages", "More passages", id="more_passages", show=False),
@@ -126,7 +128,7 @@ class ReviewScreen(Screen):
         if self.queue_filter:
             shown = [q for q in shown if matches(q, self.queue_filter)]
         shown = shown[:QUEUE_ROWS]  # the best-ranked; the title says how many more are pending
-        self.post_message(QueueLoaded(shown, mark.pending, waiting(self.namespace), mark))
+        self.post_message(QueueLoaded(shown, mark.pending, waiting(self.namespace), mark, kept_sides(shown)))
 
     @work(thread=True, exclusive=True, group="live", exit_on_error=False)
     def check_store(self) -> None:
@@ -203,7 +205,7 @@ class ReviewScreen(Screen):
 
     def on_queue_loaded(self, message: QueueLoaded) -> None:
         self.seen = message.signature
-        self.query_one(QueuePane).show(message.questions, message.pending, message.waiting)
+        self.query_one(QueuePane).show(message.questions, message.pending, message.waiting, message.kept)
         if self.restored:  # after an undo, the cursor goes to the question (or cluster) it put back
             pane = self.query_one(QueuePane)
             item = next((q for q in message.questions if {q.id, *q.questions} & set(self.restored)), None)
@@ -257,6 +259,51 @@ class ReviewScreen(Screen):
                 self._start(lambda ns, actor, channel: decisions.rename(ns, f"#{entity_id}", new, actor, channel))
 
         self.app.push_screen(AskScreen(f"New name for {name!r}:", name), rename)
+
+    def action_not_a_name(self) -> None:
+        """x: the name shown is no name at all (the neighbourhood's entity, the card's highlighted
+        member, or one side of a pair, asked)."""
+        if self.query_one(ContentSwitcher).current == "neighbourhood":
+            shown = self._shown_entity()
+            if shown is not None:
+                self._drop_name(f"#{shown[0]}")
+            return
+        question = self._shown_question(self.question_id)
+        if question is None or question.kind not in ("entity_pair", "name_cluster"):
+            self.notify("x is for names: a pair of names, a cluster's member or the neighbourhood's entity.")
+            return
+        if question.kind == "name_cluster":
+            member = self.query_one(ClusterCard).highlighted()
+            if member is not None:
+                self._drop_name(f"#{member}")
+            return
+
+        def side(answer: str | None) -> None:
+            chosen = {"l": question.left_id, "r": question.right_id}.get((answer or "").casefold())
+            if chosen is not None:
+                self._drop_name(f"#{chosen}")
+
+        prompt = (
+            f"Which is not a name at all? l: {question.left_name!r}, r: {question.right_name!r}. Its mentions "
+            "are dropped, its questions settled, and it is never extracted again here (ctrl+z undoes)."
+        )
+        self.app.push_screen(AskScreen(prompt), side)
+
+    def _drop_name(self, target: str) -> None:
+        self._start(lambda ns, actor, channel: decisions.not_a_name(ns, target, actor, channel))
+
+    def action_unsure(self) -> None:
+        """U: leave the question pending with a note, behind the others; it settles nothing."""
+        if self.question_id is None:
+            return
+        question_id = self.question_id
+
+        def leave(note: str | None) -> None:
+            if note is not None:
+                self._start(lambda ns, actor, channel: decisions.unsure(ns, question_id, note, actor, channel))
+
+        prompt = f"Unsure of #{question_id}: a note for later (Enter leaves it pending, behind the others):"
+        self.app.push_screen(AskScreen(prompt, empty=True), leave)
 
     def action_fold_into(self) -> None:
         shown = self._shown_entity()
