@@ -54,6 +54,9 @@ def build_parser() -> argparse.ArgumentParser:
     ingest = sub.add_parser("ingest", parents=[common], help="ingest JSONL, markdown and text files ('-' = stdin)")
     ingest.add_argument("paths", nargs="+", metavar="PATH")
     ingest.add_argument("--strict", action="store_true", help="a file with any bad line is not ingested at all")
+    ingest.add_argument(
+        "--source", metavar="NAME", help="who wrote the markdown and text files whose front matter names no author"
+    )
 
     forget = sub.add_parser("forget", parents=[common], help="retire a passage by its id")
     forget.add_argument("passage_id", metavar="ID")
@@ -218,7 +221,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     from memo_tui.core.ingest import ingest_paths
 
     with _progress(not args.json) as progress:
-        report = ingest_paths(args.ns, args.paths, strict=args.strict, stdin=sys.stdin.buffer, progress=progress)
+        report = ingest_paths(
+            args.ns, args.paths, strict=args.strict, stdin=sys.stdin.buffer, progress=progress, author=args.source
+        )
     for error in report.errors:
         print(error, file=sys.stderr)
     _print(

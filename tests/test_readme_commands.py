@@ -20,6 +20,7 @@ RUNS = [
     ["copy", "--to", "{tmp}/copy.db", "--all"],
     ["ingest", "{tmp}/notes", "{tmp}/memories.jsonl", "-"],
     ["ingest", "--strict", "{tmp}/memories.jsonl"],
+    ["ingest", "--source", "alice", "{tmp}/notes"],
     ["forget", "w023"],
     ["graph", "fold", "Priya R.", "--into", "Priya Raman", "--as", "alice"],
     ["graph", "history"],
@@ -31,6 +32,8 @@ RUNS = [
     ["graph", "revert", "1", "--fold"],  # the demo's first automatic fold
     ["graph", "delete", "TTL"],
     ["graph", "rename", "Team Harbor", "Harbor team"],
+    ["graph", "not-a-name", "Wow Mel"],
+    ["graph", "unsure", "11", "--note", "the CI or the product?"],
     ["graph", "merge", "10", "--swap"],
     ["graph", "reject", "12"],
     ["graph", "keep-both", "8"],
@@ -121,6 +124,7 @@ def inputs(tmp_path):
     notes = tmp_path / "notes"
     notes.mkdir()
     (notes / "standup.md").write_text("---\nauthor: Hiro Tanaka\n---\n# Standup\n\nPriya Raman moved Redis.\n")
+    (notes / "chat.md").write_text("# Chat\n\nWow Mel, the Redis pool is back.\n")
     (tmp_path / "memories.jsonl").write_text(json.dumps({"id": "r1", "text": "Alice Chen owns Acme Gateway."}) + "\n")
     return tmp_path
 

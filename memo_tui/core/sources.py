@@ -7,6 +7,7 @@ file is either read into records or reported; `ingest.py` decides what to write.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -58,25 +59,26 @@ class SourceFile:
     errors: list[str] = field(default_factory=list)
 
 
-def walk(paths: list[str], stdin: BinaryIO | None = None) -> Iterator[SourceFile]:
-    """Every source file under `paths` ('-' is standard input), in a stable order."""
+def walk(paths: list[str], stdin: BinaryIO | None = None, author: str | None = None) -> Iterator[SourceFile]:
+    """Every source file under `paths` ('-' is standard input), in a stable order. `author`: who wrote
+    the markdown and text whose front matter names no author (else it is unknown)."""
     for raw in paths:
         if raw == "-":
             if stdin is None:
                 yield SourceFile("-", errors=["-: standard input is not available"])
                 continue
-            yield read_stream("-", stdin, sniff=True)
+            yield read_stream("-", stdin, sniff=True, author=author)
             continue
         path = Path(raw)
         if path.is_dir():
-            yield from _walk_dir(path)
+            yield from _walk_dir(path, author)
         elif path.exists():
-            yield read_file(path, explicit=True)
+            yield read_file(path, explicit=True, author=author)
         else:
             yield SourceFile(raw, errors=[f"{raw}: no such file or directory"])
 
 
-def _walk_dir(top: Path) -> Iterator[SourceFile]:
+def _walk_dir(top: Path, author: str | None) -> Iterator[SourceFile]:
     try:
         entries = sorted(os.scandir(top), key=lambda entry: entry.name)
     except PermissionError:
@@ -90,23 +92,24 @@ def _walk_dir(top: Path) -> Iterator[SourceFile]:
             continue
         path = Path(entry.path)
         if entry.is_dir(follow_symlinks=False):
-            yield from _walk_dir(path)
+            yield from _walk_dir(path, author)
         elif path.suffix.lower() in JSONL_SUFFIXES | TEXT_SUFFIXES:
-            yield read_file(path, explicit=False)
+            yield read_file(path, explicit=False, author=author)
 
 
-def read_file(path: Path, explicit: bool) -> SourceFile:
+def read_file(path: Path, explicit: bool, author: str | None = None) -> SourceFile:
     """Read one file; `explicit` files of unknown suffix are read as text unless binary."""
     try:
         with open(path, "rb") as fh:
-            return read_stream(str(path), fh, sniff=path.suffix.lower() not in JSONL_SUFFIXES | TEXT_SUFFIXES)
+            sniff = path.suffix.lower() not in JSONL_SUFFIXES | TEXT_SUFFIXES
+            return read_stream(str(path), fh, sniff=sniff, author=author)
     except PermissionError:
         return SourceFile(str(path), errors=[f"{path}: permission denied"])
     except OSError as exc:
         return SourceFile(str(path), errors=[f"{path}: cannot read ({exc.strerror})"])
 
 
-def read_stream(name: str, fh: BinaryIO, sniff: bool) -> SourceFile:
+def read_stream(name: str, fh: BinaryIO, sniff: bool, author: str | None = None) -> SourceFile:
     head = fh.read(8192)
     if not head.strip() and len(head) < 8192:
         return SourceFile(name, errors=[f"{name}: empty file, nothing to ingest"])
@@ -116,7 +119,7 @@ def read_stream(name: str, fh: BinaryIO, sniff: bool) -> SourceFile:
     suffix = Path(name).suffix.lower()
     if suffix in JSONL_SUFFIXES or (sniff and head.lstrip().startswith(b"{")):
         return _read_jsonl(name, lines)
-    return _read_markdown(name, lines)
+    return _read_markdown(name, lines, author)
 
 
 def _lines(head: bytes, fh: BinaryIO) -> Iterator[tuple[int, bytes | None, int]]:
@@ -288,9 +291,13 @@ def _relations(value: object) -> list[dict]:
     return out
 
 
-def _read_markdown(name: str, lines) -> SourceFile:
-    """Split a markdown or text file at its headings, one passage a section."""
+def _read_markdown(name: str, lines, author: str | None = None) -> SourceFile:
+    """Split a markdown or text file at its headings, one passage a section. Its author (each
+    passage's source) is its front matter's `author`, else `author`, else unknown: never its path,
+    which would make every file a person of its own in the evidence."""
     out = SourceFile(name)
+    lines, front = _front_matter(lines)
+    author = front.get("author") or author
     sections: list[tuple[str, list[str], bool]] = []  # heading, lines, valid
     heading, body, valid = "", [], True
     in_fence = False
@@ -321,5 +328,26 @@ def _read_markdown(name: str, lines) -> SourceFile:
         slug = _SLUG.sub("-", heading.casefold()).strip("-") or "top"
         slugs[slug] = slugs.get(slug, 0) + 1
         suffix = slug if slugs[slug] == 1 else f"{slug}-{slugs[slug]}"
-        out.records.append(PassageRecord(external_id=f"{name}#{suffix}", text=text, source=name))
+        out.records.append(PassageRecord(external_id=f"{name}#{suffix}", text=text, source=author or ""))
     return out
+
+
+def _front_matter(lines) -> tuple[Iterator, dict[str, str]]:
+    """The lines after a leading `---` ... `---` block, and that block's `key: value` lines (a plain
+    reading of YAML's simplest form; anything else in it is left alone)."""
+    lines = iter(lines)
+    first = next(lines, None)
+    if first is None:
+        return iter(()), {}
+    if first[1] is None or first[1].rstrip(b"\r\n") != b"---":
+        return itertools.chain([first], lines), {}
+    held, found = [first], {}
+    for line in lines:
+        held.append(line)
+        raw = line[1]
+        if raw is not None and raw.rstrip(b"\r\n") in (b"---", b"..."):
+            return lines, found
+        key, colon, value = (raw or b"").decode("utf-8", "replace").partition(":")
+        if colon and key.strip().isidentifier():
+            found[key.strip().casefold()] = value.strip().strip("'\"")
+    return iter(held), {}  # no closing line: not front matter, the file as it is
