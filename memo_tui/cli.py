@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import re
@@ -71,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     ingest = sub.add_parser("ingest", parents=[common], help="ingest JSONL, markdown and text files ('-' = stdin)")
     ingest.add_argument("paths", nargs="+", metavar="PATH")
     ingest.add_argument("--strict", action="store_true", help="a file with any bad line is not ingested at all")
+    ingest.add_argument(
+        "--source", metavar="NAME", help="who wrote the markdown and text files whose front matter names no author"
+    )
 
     forget = sub.add_parser("forget", parents=[common], help="retire a passage by its id")
     forget.add_argument("passage_id", metavar="ID")
@@ -139,6 +143,13 @@ def build_parser() -> argparse.ArgumentParser:
     fold.add_argument("--into", required=True, metavar="NAME")
     delete = actions.add_parser("delete", parents=[common, reviewer], help="delete an entity (revertible)")
     delete.add_argument("name", metavar="NAME")
+    junk = actions.add_parser(
+        "not-a-name", parents=[common, reviewer], help="drop a junk name; extraction skips it from then on"
+    )
+    junk.add_argument("name", metavar="NAME")
+    unsure = actions.add_parser("unsure", parents=[common, reviewer], help="leave a question for later, with a note")
+    unsure.add_argument("question_id", type=int, metavar="N")
+    unsure.add_argument("--note", default="", help="what you are unsure of (shown with the question)")
     rename = actions.add_parser("rename", parents=[common, reviewer], help="give an entity a new spelling")
     rename.add_argument("name", metavar="NAME")
     rename.add_argument("new_name", metavar="NEW")
@@ -243,7 +254,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     if "" in args.paths:  # an unset shell variable: not the current directory
         raise MemoError("ingest: an empty path; nothing ingested (give '.' for the current directory)")
     with _progress(not args.json) as progress:
-        report = ingest_paths(args.ns, args.paths, strict=args.strict, stdin=sys.stdin.buffer, progress=progress)
+        report = ingest_paths(
+            args.ns, args.paths, strict=args.strict, stdin=sys.stdin.buffer, progress=progress, author=args.source
+        )
     for error in report.errors:
         print(for_terminal(error), file=sys.stderr)
     _print(
@@ -471,6 +484,10 @@ def cmd_graph(args: argparse.Namespace) -> int:
         view = decisions.manual_fold(args.ns, args.absorbed, args.into, actor, channel)
     elif args.action == "delete":
         view = decisions.delete(args.ns, args.name, actor, channel)
+    elif args.action == "not-a-name":
+        view = decisions.not_a_name(args.ns, args.name, actor, channel)
+    elif args.action == "unsure":
+        view = decisions.unsure(args.ns, args.question_id, args.note, actor, channel)
     else:
         view = decisions.rename(args.ns, args.name, args.new_name, actor, channel)
     return _print_decision(args, view)
@@ -514,6 +531,7 @@ def cmd_queue(args: argparse.Namespace) -> int:
         f"{q.id:>5}  {q.kind:<14} {q.left_name} {'<-' if q.members else '/'} {q.right_name}  {q.rule}  "
         f"likely {q.likelihood:.2f}  impact {q.impact}"
         + (f"  proposed by {q.proposed_by}" if q.proposed_by else "")
+        + (f"  unsure: {q.unsure or '(no note)'}" if q.unsure is not None else "")
         + (f"\n       {q.reason}" if q.rule.startswith(TIMELINE) else "")  # each value with its date
         for q in items
     ]
@@ -528,7 +546,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
 
     verdict = judge_pair(Name(None, args.a, args.type_a), Name(None, args.b, args.type_b))
     text = f"{verdict.kind} ({verdict.score:.2f}, {verdict.rule}): {verdict.reason}"
-    data = dict(verdict.__dict__)
+    data = dataclasses.asdict(verdict)
     if verdict.kind != "no":  # what labelled real text says of the rule, before a store's evidence
         data["prior"] = prior(verdict.rule, {})[0]
         text += f"\nlikelihood before evidence: {data['prior']:.2f} (the share of such pairs that were the same)"

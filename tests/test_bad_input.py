@@ -22,6 +22,7 @@ GOOD_2 = {"id": "g2", "text": "We run Redis for Acme Cache."}
     ("bad", "message"),
     [
         (b"{not json", "malformed JSON"),
+        (b'{"id": "x", "text": "no end}', "(Invalid control character at column 29)"),  # "at" said once
         (json.dumps({"id": "x"}).encode(), 'missing "text"'),
         (json.dumps({"id": "x", "text": ""}).encode(), 'missing "text"'),
         (json.dumps([1, 2]).encode(), "expected a JSON object"),

@@ -1,8 +1,11 @@
 """Keys pressed in the TUI change the store exactly as the command line would."""
 
+import io
+import re
 import time
 
 from graphrows import graph_rows
+from rich.console import Console
 from textual.command import CommandList
 from tuistore import REVIEWER, demo_app, pilot_test, select_question, settle, wait_for
 
@@ -10,6 +13,7 @@ from memo_tui.core.ingest import ingest_records
 from memo_tui.core.sources import PassageRecord
 from memo_tui.store import Decision, Entity, Fold, KeepApart, Passage, Question
 from memo_tui.tui.app import MemoApp
+from memo_tui.tui.widgets.detail_pane import render_detail
 
 WIDE = (120, 36)
 
@@ -563,3 +567,237 @@ async def test_a_cluster_that_changes_elsewhere_is_shown_again_before_it_is_answ
                                                  entities=[{"name": "Claude-Codes"}])])  # fmt: skip
         ask("Claude-Codes", "ClaudeCode")  # another reviewer's pass, say: a fourth spelling joins
         await wait_for(pilot, lambda: len(card_names(pilot)) == 4, "the card to show the new member")
+
+
+@pilot_test
+async def test_the_focus_is_back_on_the_queue_after_every_kind_of_decision(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        focused = lambda: pilot.app.focused.id  # noqa: E731
+        await select_cluster(pilot, "Claude Code")
+        await pilot.press("tab")
+        assert focused() == "card-members"
+        await pilot.press("m")  # a cluster folded from its card
+        await settle(pilot)
+        assert focused() == "queue-table"
+        await pilot.press("ctrl+z")  # an undo from the queue
+        await settle(pilot)
+        await select_cluster(pilot, "Claude Code")
+        await pilot.press("tab", "j", "space", "d")  # d: fold the checked, the rest different
+        await settle(pilot)
+        assert focused() == "queue-table"
+        await select_question(pilot, "Redis", "redis")
+        await pilot.press("tab")  # the detail, to scroll it
+        assert focused() == "detail"
+        await pilot.press("r")  # a pair answered from the detail
+        await settle(pilot)
+        assert focused() == "queue-table"
+        await select_question(pilot, "w132", "s133")
+        await pilot.press("space", "space", "b")  # a batch
+        await settle(pilot)
+        assert focused() == "queue-table"
+        await pilot.press("ctrl+z", "ctrl+y")  # an undo and a redo
+        await settle(pilot)
+        assert focused() == "queue-table"
+
+
+@pilot_test
+async def test_undoing_a_cluster_or_a_batch_puts_the_cursor_on_what_it_restored(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        screen = pilot.app.screen
+        await select_cluster(pilot, "Claude Code")
+        lead = screen.question_id
+        await pilot.press("m")
+        await settle(pilot)
+        await pilot.press("G")  # the reviewer moved on
+        await settle(pilot)
+        assert screen.question_id != lead
+        await pilot.press("ctrl+z")
+        await settle(pilot)
+        assert screen.question_id == lead  # the cluster is back, and under the cursor
+        await select_question(pilot, "Redis", "redis")
+        first = screen.question_id
+        await pilot.press("space", "space", "r")
+        await settle(pilot)
+        await pilot.press("G")
+        await settle(pilot)
+        await pilot.press("ctrl+z")
+        await settle(pilot)
+        assert screen.question_id == first  # the first question of the batch
+
+
+@pilot_test
+async def test_the_history_at_80x24_is_readable_and_its_cursor_follows_the_newest_entry(demo_store):
+    from memo_tui.core import decisions
+
+    async with demo_app().run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        table = pilot.app.screen.query_one("#history-table")
+        widths = {str(column.label): column.width for column in table.columns.values()}
+        assert widths["action"] >= len("keep_both") and widths["what"] >= 20
+        assert table.size.height >= 8  # the header and several rows
+        await pilot.press("G")
+        assert table.cursor_row == table.row_count - 1
+        await pilot.press("g")
+        assert table.cursor_row == 0
+        await pilot.press("end")
+        assert table.cursor_row == table.row_count - 1  # the oldest entry: what u would revert
+        pane = pilot.app.screen.query_one("QueuePane")
+        for question in [q for q in pane.questions if q.kind == "entity_pair"][:3]:
+            decisions.answer("default", question.id, "reject", "bob", "cli")  # made elsewhere, seen live
+        pilot.app.screen.on_store_changed(None)
+        await settle(pilot)
+        newest = decisions.history("default", limit=1)[0]
+        assert table.cursor_row == 0 and table.selected_key() == str(newest.id)
+        assert f"#{newest.id} reject by bob" in str(pilot.app.screen.query_one("#history-said").render())
+
+
+@pilot_test
+async def test_a_short_terminal_still_shows_history_rows(demo_store):
+    async with demo_app().run_test(size=(60, 15)) as pilot:
+        await settle(pilot)
+        await pilot.press("3")
+        await settle(pilot)
+        table = pilot.app.screen.query_one("#history-table")
+        assert table.row_count >= 2 and table.size.height >= 3  # the header and two rows at least
+
+
+@pilot_test
+async def test_undoing_a_rename_shows_the_old_name_again_without_an_error(demo_store, monkeypatch):
+    told = []
+    monkeypatch.setattr(MemoApp, "notify", lambda self, message, **kw: told.append((message, kw.get("severity"))))
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "GitHub Actions", "github-actions")
+        await pilot.press("e")
+        await settle(pilot)
+        pane = pilot.app.screen.query_one("NeighbourhoodPane")
+        [(entity_id, name)] = pane.trail
+        await pilot.press("n", *" CLI", "enter")  # typing adds to the name offered
+        await wait_for(pilot, lambda: Entity.get_by_id(entity_id).name == f"{name} CLI", "the rename")
+        await settle(pilot)
+        assert pane.trail[-1] == (entity_id, f"{name} CLI")
+        await pilot.press("ctrl+z")
+        await wait_for(pilot, lambda: Entity.get_by_id(entity_id).name == name, "the undo")
+        await settle(pilot)
+        assert pane.trail[-1] == (entity_id, name)
+        assert name in str(pane.query_one("#trail").render())
+    assert not [message for message, severity in told if severity == "error"]
+
+
+@pilot_test
+async def test_x_names_the_questions_it_would_reject(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "Redis", "redis")
+        like = decisions_like(pilot.app.screen.question_id)
+        await pilot.press("X")
+        await settle(pilot)
+        prompt = str(pilot.app.screen.query_one("Static").render())
+        assert len(like) > 2 and all(re.search(rf"#{qid}\b", prompt) for qid in like)
+        assert "#10 Redis / redis" in prompt
+
+
+def decisions_like(question_id: int) -> list[int]:
+    from memo_tui.core.decisions import questions_like
+
+    return questions_like("default", question_id)
+
+
+@pilot_test
+async def test_help_and_palette_name_the_apps_own_keys(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        titles = [command.title for command in pilot.app.get_system_commands(pilot.app.screen)]
+        assert {"Merge", "Reject", "Keep both", "Undo", "History"} <= set(titles)
+        await pilot.press("question_mark")
+        await settle(pilot)
+        about = " ".join(str(s.render()) for s in pilot.app.screen.query("Static"))
+        assert all(key in about for key in ("f filters", "a checks all", "c makes one the canonical", "ctrl+p"))
+
+
+@pilot_test
+async def test_the_neighbourhood_says_one_passage_and_what_the_star_means(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        pilot.app.show_entity("Billing service")  # one passage names it
+        await settle(pilot)
+        trail = str(pilot.app.screen.query_one("#trail").render())
+        assert "— 1 passage ·" in trail
+        pilot.app.show_entity("Dmitri Novak")
+        await settle(pilot)
+        assert "(* also stated)" in str(pilot.app.screen.query_one("#trail").render())
+
+
+@pilot_test
+async def test_x_drops_a_junk_name_and_ctrl_z_brings_it_back_under_the_cursor(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "Priya Raman", "Priya R.")
+        question = pilot.app.screen.question_id
+        await pilot.press("x")
+        await settle(pilot)
+        prompt = str(pilot.app.screen.query_one("Static").render())
+        assert "'Priya Raman'" in prompt and "'Priya R.'" in prompt
+        await pilot.press("r", "enter")
+        await wait_for(pilot, lambda: Entity.get_or_none(Entity.name == "Priya R.") is None, "the name to go")
+        await settle(pilot)
+        assert Question.get_by_id(question).status == "moot"
+        assert Decision.select().where(Decision.action == "not_a_name").get().channel == "tui"
+        assert pilot.app.focused.id == "queue-table"
+        await pilot.press("ctrl+z")
+        await wait_for(pilot, lambda: Question.get_by_id(question).status == "pending", "the undo")
+        await settle(pilot)
+        assert pilot.app.screen.question_id == question
+    assert Entity.get(Entity.name == "Priya R.")
+
+
+@pilot_test
+async def test_capital_u_leaves_a_question_for_later_with_a_note(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await select_question(pilot, "Redis", "redis")
+        question = pilot.app.screen.question_id
+        await pilot.press("U", *"cache or client?", "enter")
+        await wait_for(pilot, lambda: Question.get_by_id(question).unsure == "cache or client?", "the note")
+        await settle(pilot)
+        pane = pilot.app.screen.query_one("QueuePane")
+        assert pane.questions[-1].id == question and Question.get_by_id(question).status == "pending"
+        table = pilot.app.screen.query_one("#queue-table")
+        assert table.get_row(str(question))[0] == f"?{question}"
+        table.move_cursor(row=table.get_row_index(str(question)))
+        await settle(pilot)
+        console = Console(record=True, width=120, file=io.StringIO())
+        console.print(render_detail(pilot.app.screen.query_one("DetailPane").detail))
+        assert "left for later, unsure: cache or client?" in console.export_text()
+
+
+@pilot_test
+async def test_a_pair_row_marks_the_side_m_keeps(demo_store):
+    async with demo_app().run_test(size=WIDE) as pilot:
+        await settle(pilot)
+        table = pilot.app.screen.query_one("#queue-table")
+        pane = pilot.app.screen.query_one("QueuePane")
+        for q in [q for q in pane.questions if q.kind == "entity_pair"][:3]:
+            left, right = table.get_row(str(q.id))[2:4]
+            assert [left.startswith("★ "), right.startswith("★ ")].count(True) == 1, (left, right)
+        await select_question(pilot, "GitHub Actions", "github-actions")
+        left, right = table.get_row(str(pilot.app.screen.question_id))[2:4]
+        kept = (left if left.startswith("★ ") else right).removeprefix("★ ")
+        await pilot.press("m")
+        await settle(pilot)
+    fold = Fold.get(Fold.channel == "tui")
+    assert Entity.get_by_id(fold.canonical_id).name == kept
+
+
+def test_a_conflict_row_says_its_subject_and_what_differs():
+    from memo_tui.core.queue import QuestionView
+    from memo_tui.tui.widgets.queue_pane import _sides
+
+    def row(rule: str, reason: str) -> tuple[str, str]:
+        q = QuestionView(
+            1, "contradiction", 1, 2, "peewee:3df16a", "peewee:9ab2c", 1.0, rule, reason, 1, 0.9, 1.0, "pending"
+        )
+        return _sides(q)
+
+    reverted = row("revert", 'peewee:9ab2c undoes "Add the pool" (peewee:3df16a): the change it made no longer holds')
+    assert reverted == ("Add the pool", "reverted by peewee:9ab2c")
+    negated = row("differs-negation", '"no longer use Redis": the newer passage negates the older one')
+    assert negated == ('"no longer use Redis"', "now negated")

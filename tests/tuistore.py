@@ -9,7 +9,6 @@ from datetime import datetime, timedelta
 from pathlib import Path
 
 import pytest
-from textual.widgets import DataTable
 from textual.worker import WorkerState
 
 from memo_tui.core import decisions
@@ -66,9 +65,6 @@ async def settle(pilot) -> None:
     for _ in range(400):
         await pilot.pause(0.01)
         busy = any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in pilot.app.workers)
-        # a table sizes its columns when idle; a screen pushed before that would cover a stale table
-        tables = [table for screen in pilot.app.screen_stack for table in screen.query(DataTable)]
-        busy = busy or any(table._require_update_dimensions for table in tables)
         busy = busy or len(pilot.app.screen_stack) < 2  # the review or welcome screen is not up yet
         busy = busy or any(pane.questions is None for pane in pilot.app.screen.query("QueuePane"))
         quiet = 0 if busy else quiet + 1

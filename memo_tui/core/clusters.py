@@ -19,7 +19,7 @@ from peewee import fn
 from memo_tui.core import decisions, folds
 from memo_tui.core.conflicts import TIMELINE
 from memo_tui.core.detail import EntitySide, Excerpt, entity_side, excerpt
-from memo_tui.core.queue import Member, QuestionView, at_homes, view
+from memo_tui.core.queue import Member, QuestionView, at_homes, rank, view
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Decision, Entity, KeepApart, Mention, Passage, Question
 from memo_tui.store.locks import writing
@@ -60,7 +60,7 @@ def _nodes(edges: list[QuestionView]) -> set[int]:
 def group(namespace: str, views: list[QuestionView]) -> list[QuestionView]:
     """The queue with each cluster as one item (members and questions listed), ranked with the rest
     by expected yield: a cluster's is the sum of its questions' (one answer settles them all)."""
-    joining = [q for q in views if _links(q)]
+    joining = [q for q in views if _links(q) and q.unsure is None]  # left for later: asked alone
     found = _parts(joining)
     if not found:
         return views
@@ -77,7 +77,7 @@ def group(namespace: str, views: list[QuestionView]) -> list[QuestionView]:
     standing = {q.id for edges in found for q in edges}
     out = [q for q in views if q.id not in standing]
     out += [_cluster(edges, facts) for edges in found]
-    return sorted(out, key=lambda q: (-q.priority, -q.likelihood, q.id))
+    return sorted(out, key=rank)
 
 
 def _parts(joining: list[QuestionView]) -> list[list[QuestionView]]:

@@ -18,7 +18,19 @@ from peewee import fn
 from memo_tui.core import folds, passages
 from memo_tui.core.entities import require
 from memo_tui.errors import MemoError
-from memo_tui.store import Alias, Decision, Entity, Fold, KeepApart, Passage, Question, bump_version, db, utcnow
+from memo_tui.store import (
+    Alias,
+    Decision,
+    Entity,
+    Fold,
+    KeepApart,
+    NotAName,
+    Passage,
+    Question,
+    bump_version,
+    db,
+    utcnow,
+)
 from memo_tui.store.locks import for_update, writing
 from memo_tui.store.statements import LazyInserter
 
@@ -432,7 +444,17 @@ def revert(namespace: str, decision_id: int, actor: str, channel: str) -> Decisi
         if row.question_id is not None:
             _reopen_questions([row.question_id])
         summary = f"reverted #{row.id}: {payload.get('summary', row.action)}"
-        return record(namespace, "revert", actor, channel, {"decision": row.id, "summary": summary}, row.question_id)
+        # the questions it had answered, pending again (a review app puts its cursor there)
+        answered = [row.question_id] if row.question_id is not None else _questions_of(payload)
+        said = {"decision": row.id, "questions": answered, "summary": summary}
+        return record(namespace, "revert", actor, channel, said, row.question_id)
+
+
+def _questions_of(payload: dict) -> list[int]:
+    """The questions a decision without one question of its own answered (a batch, a cluster), settled
+    (not a name) or left for later (unsure)."""
+    own = [payload["question"]] if "question" in payload else []
+    return payload.get("questions") or payload.get("settled") or own
 
 
 def revert_fold(namespace: str, fold_id: int, actor: str, channel: str) -> DecisionView:
@@ -496,6 +518,10 @@ def _reapply(namespace: str, revert_row: Decision, actor: str, channel: str) -> 
         from memo_tui.core.clusters import answer_again
 
         return answer_again(namespace, original, payload, actor, channel)
+    if original.action == "not_a_name":
+        return not_a_name(namespace, payload["rows"]["entity"]["name"], actor, channel)
+    if original.action == "unsure":
+        return unsure(namespace, payload["question"], payload["note"], actor, channel)
     if original.action == "fold" and original.channel != "auto":
         return manual_fold(namespace, payload["absorbed"]["name"], payload["canonical"]["name"], actor, channel)
     raise MemoError(f"decision {original.id} ({original.action}) cannot be made again from here; make it anew")
@@ -526,6 +552,63 @@ def rename(namespace: str, name: str, new_name: str, actor: str, channel: str) -
         return record(namespace, "rename", actor, channel, payload)
 
 
+def not_a_name(namespace: str, name: str, actor: str, channel: str) -> DecisionView:
+    """`Replaces`, `Wow Mel`: no name at all. The entity goes with its mentions and relations (kept in
+    the decision for an exact revert), its pending questions go moot, and extraction skips its
+    spellings in this namespace from then on. Refused while a fold points at it, as a delete is."""
+    with writing(namespace):
+        entity = require(namespace, name).entity
+        spellings = [entity.identity_key] + [key for (key,) in Alias.select(Alias.identity_key)
+                                             .where(Alias.entity == entity.id).tuples()]  # fmt: skip
+        settled = _settle_questions_of_entity(namespace, entity.id, actor)
+        rows = folds.delete_entity(entity)
+        plural = "" if len(rows["mentions"]) == 1 else "s"
+        payload = {
+            "rows": rows,
+            "spellings": spellings,
+            "settled": settled,
+            "summary": f"{entity.name!r} is not a name ({len(rows['mentions'])} mention{plural} dropped, "
+            f"{len(settled)} question{'' if len(settled) == 1 else 's'} settled)",
+        }
+        decision = record(namespace, "not_a_name", actor, channel, payload)
+        NotAName.insert_many(
+            [{"namespace": namespace, "identity_key": key, "decision": decision.id} for key in spellings]
+        ).execute()
+        return decision
+
+
+def not_names(namespace: str) -> frozenset[str]:
+    """The identity keys reviewers said are no names in this namespace (extraction skips them)."""
+    rows = NotAName.select(NotAName.identity_key).where(NotAName.namespace == namespace).tuples()
+    return frozenset(key for (key,) in rows)
+
+
+def _settle_questions_of_entity(namespace: str, entity_id: int, actor: str) -> list[int]:
+    ids = sorted(lineage(entity_id))
+    rows = Question.select(Question.id).where(
+        (Question.namespace == namespace)
+        & (Question.kind == "entity_pair")
+        & (Question.status == "pending")
+        & (Question.left_id.in_(ids) | Question.right_id.in_(ids))
+    )
+    settled = [qid for (qid,) in rows.tuples()]
+    if settled:
+        Question.update(status="moot", decided_at=utcnow(), decided_by=actor).where(Question.id.in_(settled)).execute()
+    return settled
+
+
+def unsure(namespace: str, question_id: int, note: str, actor: str, channel: str) -> DecisionView:
+    """Leave a pending question for later with a note: it stays pending, behind the others, and
+    nothing is settled. Recorded (and revertible) like every decision."""
+    with writing(namespace):
+        question = _claim(namespace, question_id)
+        Question.update(unsure=note).where(Question.id == question.id).execute()
+        said = f": {note}" if note else ""
+        payload = {"was": question.unsure, "note": note, "summary": f"unsure of #{question.id}{said}"}
+        # not the question's decision: it stays pending, and a revert must not reopen anything
+        return record(namespace, "unsure", actor, channel, {**payload, "question": question.id})
+
+
 def _undo_fold(namespace: str, row: Decision, payload: dict) -> None:
     fold = Fold.get_by_id(payload["fold_id"])
     if fold.reverted_at is None:
@@ -554,6 +637,16 @@ def _undo_rename(namespace: str, row: Decision, payload: dict) -> None:
     folds.undo_rename(payload["entity"], payload["old"], payload["alias"])
 
 
+def _undo_not_a_name(namespace: str, row: Decision, payload: dict) -> None:
+    NotAName.delete().where(NotAName.decision == row.id).execute()
+    folds.restore_deleted(payload["rows"])
+    _reopen(payload)
+
+
+def _undo_unsure(namespace: str, row: Decision, payload: dict) -> None:
+    Question.update(unsure=payload["was"]).where(Question.id == payload["question"]).execute()
+
+
 def _undo_nothing(namespace: str, row: Decision, payload: dict) -> None:
     return None
 
@@ -574,6 +667,8 @@ _UNDO = {
     "moot": _undo_nothing,
     "delete": _undo_delete,
     "rename": _undo_rename,
+    "not_a_name": _undo_not_a_name,
+    "unsure": _undo_unsure,
 }
 
 

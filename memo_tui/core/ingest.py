@@ -9,13 +9,14 @@ from __future__ import annotations
 import json
 import marshal
 import os
+from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from operator import itemgetter
 from typing import BinaryIO, NamedTuple
 
-from memo_tui.core.decisions import settle_questions_of_passage
+from memo_tui.core.decisions import not_names, settle_questions_of_passage
 from memo_tui.core.entities import EntityCache
 from memo_tui.core.extract import WEIGHTS, Extracted, extract
 from memo_tui.core.keys import identity_key
@@ -35,6 +36,9 @@ from memo_tui.store.statements import Inserter, bulk_write_cache, paused_gc, ref
 # entity), so that 500 took a fifth more of the writing process's time than 2,000
 CHUNK = 2000
 PARALLEL_MIN = 5000
+# records read from files before they are written: a folder of notes is many small files, and one
+# write a file (a transaction, a read of every known name) made it fifty times a JSONL file's time
+HELD = 20_000
 
 
 @dataclass
@@ -62,26 +66,38 @@ def ingest_paths(
     strict: bool = False,
     stdin: BinaryIO | None = None,
     progress: Callable[[int, int], None] | None = None,
+    author: str | None = None,
 ) -> IngestReport:
-    """Ingest files, directories and '-' (standard input). `progress(done, total)` is called per chunk."""
+    """Ingest files, directories and '-' (standard input). `progress(done, total)` is called per chunk.
+    `author`: who wrote the markdown and text files whose front matter names no author."""
     report = IngestReport()
     writer = PassageWriter(namespace, report)
+    held: list[PassageRecord] = []
     # reading a file makes its records, a few objects each and no cycles: with the collector on, it
     # took three times as long
     with paused_gc():
-        for source in walk(paths, stdin=stdin):
+        for source in walk(paths, stdin=stdin, author=author):
             report.files += 1
             _report_errors(source, strict, report)
             if source.errors and strict:
                 continue
-            try:
-                writer.write(source.records, progress)
-            except store_errors() as exc:  # a full disk, say: what is committed stays, and is said
-                raise MemoError(
-                    f"store error: {failure(exc)}; committed before it: {report.passages_new} new and "
-                    f"{report.passages_revised} revised passages (an ingest again keeps them and goes on)"
-                ) from exc
+            held.extend(source.records)
+            if len(held) >= HELD:
+                _write(writer, held, progress, report)
+                held = []
+        if held:
+            _write(writer, held, progress, report)
     return report
+
+
+def _write(writer: PassageWriter, records: list[PassageRecord], progress, report: IngestReport) -> None:
+    try:
+        writer.write(records, progress)
+    except store_errors() as exc:  # a full disk, say: what is committed stays, and is said
+        raise MemoError(
+            f"store error: {failure(exc)}; committed before it: {report.passages_new} new and "
+            f"{report.passages_revised} revised passages (an ingest again keeps them and goes on)"
+        ) from exc
 
 
 def _report_errors(source: SourceFile, strict: bool, report: IngestReport) -> None:
@@ -125,6 +141,7 @@ class PassageWriter:
         self.entities = EntityCache(namespace)
         self.linker = Linker()
         self._retired: set[int] = set()  # the passages retired in the chunk being written
+        self._not_names: frozenset[str] = frozenset()  # spellings a reviewer said are no names
         self._version: int | None = None  # the graph version the caches were filled at
         self._passages = Inserter(
             Passage,
@@ -144,6 +161,7 @@ class PassageWriter:
         refresh_statistics()
 
     def _write(self, records: list[PassageRecord], progress: Callable[[int, int], None] | None) -> None:
+        records = self._not_stored(records)
         chunks = [records[start : start + CHUNK] for start in range(0, len(records), CHUNK)]
         done = 0
         for chunk, extracted in zip(chunks, extract_chunks(chunks, known_keys(self.namespace)), strict=True):
@@ -168,14 +186,31 @@ class PassageWriter:
             if progress is not None:
                 progress(done, len(records))
 
+    def _not_stored(self, records: list[PassageRecord]) -> list[PassageRecord]:
+        """The records that are not exact copies of live passages, which are counted unchanged here,
+        before anything is extracted: an unchanged folder ingested again costs one read. A record
+        whose id comes more than once is kept, for the chunk to write its revisions in order."""
+        times = Counter(record.external_id for record in records)
+        once = [external_id for external_id, n in times.items() if n == 1]
+        live = self._live_passages(once) if once else {}
+        kept = []
+        for record in records:
+            old = live.get(record.external_id)
+            if old is not None and old[1] == record.text and old[2] == _declared_json(record):
+                self.report.passages_unchanged += 1
+            else:
+                kept.append(record)
+        return kept
+
     def _write_chunk(self, chunk: list[PassageRecord], extracted: list[list[Extracted]]) -> bool:
         """Write one chunk; True when anything in the store changed."""
         now = utcnow()
         self._retired = set()
+        extracted = self._names_only(extracted)
         live = self._live_passages([r.external_id for r in chunk])
         todo = []
         for record, found in zip(chunk, extracted, strict=True):
-            declared = json.dumps(record.declared(), sort_keys=True) if record.declared() else None
+            declared = _declared_json(record)
             old = live.get(record.external_id)
             if old is not None and old[1] == record.text and old[2] == declared:
                 self.report.passages_unchanged += 1
@@ -238,6 +273,7 @@ class PassageWriter:
     def rewrite(self, passages: list[tuple[int, PassageRecord]], extracted: list[list[Extracted]]) -> None:
         """Replace the mentions and relations of stored passages with freshly extracted ones."""
         ids = [passage_id for passage_id, _ in passages]
+        extracted = self._names_only(extracted)
         for model in (Mention, Relation):
             for start in range(0, len(ids), CHUNK):
                 model.delete().where(model.passage.in_(ids[start : start + CHUNK])).execute()
@@ -250,6 +286,13 @@ class PassageWriter:
         self._relations.many(relation_rows)
         self.report.mentions += len(mention_rows)
         self.report.relations += len(relation_rows)
+
+    def _names_only(self, extracted: list[list[Extracted]]) -> list[list[Extracted]]:
+        """Without the spellings a reviewer said are no names (read in the chunk's transaction)."""
+        self._not_names = not_names(self.namespace)
+        if not self._not_names:
+            return extracted
+        return [[m for m in found if m.key not in self._not_names] for found in extracted]
 
     def _write_mentions(self, rows: list[tuple]) -> None:
         """By entity (a stable sort): the entity index then takes each entity's rows together, which
@@ -294,10 +337,15 @@ class PassageWriter:
         rows = []
         for rel in record.relations:
             src_key, dst_key = identity_key(rel["src"]), identity_key(rel["dst"])
-            if src_key and dst_key:
+            if src_key and dst_key and not {src_key, dst_key} & self._not_names:
                 src, dst = self.entities[src_key], self.entities[dst_key]
                 rows.append((src, rel["predicate"], dst, src_key, dst_key, passage_id, rel["confidence"], True))
         return rows
+
+
+def _declared_json(record: PassageRecord) -> str | None:
+    """What a record declares, as its passage stores it."""
+    return json.dumps(record.declared(), sort_keys=True) if record.declared() else None
 
 
 def known_keys(namespace: str) -> list[str]:

@@ -7,8 +7,8 @@ from typing import NamedTuple
 
 from peewee import fn
 
-from memo_tui.core.folds import follow_aliases
-from memo_tui.store import Alias, Decision, Entity, Meta, Question, graph_version
+from memo_tui.core.folds import canonical_rank, follow_aliases
+from memo_tui.store import Alias, Decision, Entity, Mention, Meta, Passage, Question, graph_version
 from memo_tui.store.statements import slices
 
 
@@ -28,6 +28,7 @@ class QuestionView:
     priority: float
     status: str
     proposed_by: str | None = None  # the agent that proposed it (None: the resolver's question)
+    unsure: str | None = None  # a reviewer's note when they left it for later, unsure (ranked last)
     # a cluster (kind name_cluster / passage_family, `core.clusters`): its members, canonical first,
     # and the pending questions it stands for; empty for a single question
     members: tuple[Member, ...] = ()
@@ -56,18 +57,24 @@ class Member:
 _STORED = tuple(f.name for f in fields(QuestionView) if f.name not in ("members", "questions"))
 
 
+def rank(q: QuestionView) -> tuple:
+    """The queue's order (as `pending` sorts): unsure last, then by expected yield."""
+    return (q.unsure is not None, -q.priority, -q.likelihood, q.id)
+
+
 def view(question: Question) -> QuestionView:
     return QuestionView(**{name: getattr(question, name) for name in _STORED})
 
 
 def pending(namespace: str, proposed: bool = False) -> list[QuestionView]:
-    """Pending questions, highest expected yield first (likelihood x what the answer changes), then id.
+    """Pending questions, highest expected yield first (likelihood x what the answer changes), then id;
+    those a reviewer left for later, unsure, after all the others.
     A name question shows where its sides live now: a side folded into another entity since the
     question was asked is shown as that entity, by id and name. `proposed`: agents' proposals only."""
     query = (
         Question.select(*(getattr(Question, name) for name in _STORED))
         .where((Question.namespace == namespace) & (Question.status == "pending"))
-        .order_by(Question.priority.desc(), Question.likelihood.desc(), Question.id)
+        .order_by(Question.unsure.is_null(False), Question.priority.desc(), Question.likelihood.desc(), Question.id)
     )
     if proposed:
         query = query.where(Question.proposed_by.is_null(False))
@@ -112,6 +119,27 @@ def at_homes(views: list[QuestionView], home) -> list[QuestionView]:
             q = replace(q, left_id=left_id, left_name=left_name, right_id=right_id, right_name=right_name)
         out.append(q)
     return out
+
+
+def kept_sides(views: list[QuestionView]) -> dict[int, int]:
+    """For each name pair, the side `m` keeps (the entity id `folds.canonical_order` would choose):
+    the sides' live mentions counted in one query for the whole queue."""
+    pairs = [q for q in views if q.kind == "entity_pair" and not q.members]
+    ids = sorted({side for q in pairs for side in (q.left_id, q.right_id)})
+    counts: dict[int, int] = {}
+    for part in slices(ids):
+        rows = (
+            Mention.select(Mention.entity, fn.COUNT(fn.DISTINCT(Mention.passage)))
+            .join(Passage)
+            .where(Mention.entity.in_(part) & Mention.active & Passage.retired_at.is_null())
+            .group_by(Mention.entity)
+        )
+        counts.update(rows.tuples())
+    sides = {}
+    for q in pairs:
+        left, right = (q.left_id, q.left_name), (q.right_id, q.right_name)
+        sides[q.id] = min(left, right, key=lambda side: canonical_rank(*side, counts.get(side[0], 0)))[0]
+    return sides
 
 
 def _waiting_key(namespace: str) -> str:

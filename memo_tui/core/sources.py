@@ -7,6 +7,7 @@ file is either read into records or reported; `ingest.py` decides what to write.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import re
@@ -61,14 +62,15 @@ class SourceFile:
     errors: list[str] = field(default_factory=list)
 
 
-def walk(paths: list[str], stdin: BinaryIO | None = None) -> Iterator[SourceFile]:
-    """Every source file under `paths` ('-' is standard input), in a stable order."""
+def walk(paths: list[str], stdin: BinaryIO | None = None, author: str | None = None) -> Iterator[SourceFile]:
+    """Every source file under `paths` ('-' is standard input), in a stable order. `author`: who wrote
+    the markdown and text whose front matter names no author (else it is unknown)."""
     for raw in paths:
         if raw == "-":
             if stdin is None:
                 yield SourceFile("-", errors=["-: standard input is not available"])
                 continue
-            yield read_stream("-", stdin, sniff=True)
+            yield read_stream("-", stdin, sniff=True, author=author)
             continue
         path = Path(raw)
         try:
@@ -78,14 +80,14 @@ def walk(paths: list[str], stdin: BinaryIO | None = None) -> Iterator[SourceFile
             yield SourceFile(raw, errors=[f"{shown}: cannot read ({exc.strerror})"])
             continue
         if is_dir:
-            yield from _walk_dir(path)
+            yield from _walk_dir(path, author)
         elif exists:
-            yield read_file(path, explicit=True)
+            yield read_file(path, explicit=True, author=author)
         else:
             yield SourceFile(raw, errors=[f"{raw}: no such file or directory"])
 
 
-def _walk_dir(top: Path) -> Iterator[SourceFile]:
+def _walk_dir(top: Path, author: str | None) -> Iterator[SourceFile]:
     try:
         entries = sorted(os.scandir(top), key=lambda entry: entry.name)
     except PermissionError:
@@ -99,12 +101,12 @@ def _walk_dir(top: Path) -> Iterator[SourceFile]:
             continue
         path = Path(entry.path)
         if entry.is_dir(follow_symlinks=False):
-            yield from _walk_dir(path)
+            yield from _walk_dir(path, author)
         elif path.suffix.lower() in JSONL_SUFFIXES | TEXT_SUFFIXES:
-            yield read_file(path, explicit=False)
+            yield read_file(path, explicit=False, author=author)
 
 
-def read_file(path: Path, explicit: bool) -> SourceFile:
+def read_file(path: Path, explicit: bool, author: str | None = None) -> SourceFile:
     """Read one file; `explicit` files of unknown suffix are read as text unless binary. Its passages
     are keyed by its absolute path, the same whichever way the path was written."""
     if _UNSTORABLE.search(str(path)):  # a name of bytes that are not UTF-8, or a NUL
@@ -113,15 +115,18 @@ def read_file(path: Path, explicit: bool) -> SourceFile:
     try:
         with open(path, "rb") as fh:
             sniff = path.suffix.lower() not in JSONL_SUFFIXES | TEXT_SUFFIXES
-            return read_stream(str(path), fh, sniff=sniff, key=os.path.abspath(path))
+            return read_stream(str(path), fh, sniff=sniff, key=os.path.abspath(path), author=author)
     except PermissionError:
         return SourceFile(str(path), errors=[f"{path}: permission denied"])
     except OSError as exc:
         return SourceFile(str(path), errors=[f"{path}: cannot read ({exc.strerror})"])
 
 
-def read_stream(name: str, fh: BinaryIO, sniff: bool, key: str | None = None) -> SourceFile:
-    """Read a stream named `name` in errors; its passages' ids and source start with `key` (the name)."""
+def read_stream(
+    name: str, fh: BinaryIO, sniff: bool, key: str | None = None, author: str | None = None
+) -> SourceFile:
+    """Read a stream named `name` in errors; its passages' ids start with `key` (the name), and a
+    markdown passage's author is its front matter's or `author`."""
     key = key or name
     head = fh.read(8192)
     if not head.strip() and len(head) < 8192:
@@ -132,7 +137,7 @@ def read_stream(name: str, fh: BinaryIO, sniff: bool, key: str | None = None) ->
     lines = _lines(head, fh)
     if suffix in JSONL_SUFFIXES or (sniff and head.lstrip().startswith(b"{")):
         return _read_jsonl(name, key, lines)
-    return _read_markdown(name, key, lines)
+    return _read_markdown(name, key, lines, author)
 
 
 def _lines(head: bytes, fh: BinaryIO) -> Iterator[tuple[int, bytes | None, int]]:
@@ -194,7 +199,8 @@ def _read_jsonl(name: str, key: str, lines) -> SourceFile:
         try:
             obj = json.loads(line)
         except json.JSONDecodeError as exc:
-            out.errors.append(f"{name}:{number}: malformed JSON ({exc.msg} at column {exc.colno}); line skipped")
+            said = exc.msg.removesuffix(" at")  # json's "Unterminated string starting at"
+            out.errors.append(f"{name}:{number}: malformed JSON ({said} at column {exc.colno}); line skipped")
             continue
         except RecursionError:
             out.errors.append(f"{name}:{number}: JSON nested too deep; line skipped")
@@ -329,9 +335,13 @@ def _relations(value: object) -> list[dict]:
     return out
 
 
-def _read_markdown(name: str, key: str, lines) -> SourceFile:
-    """Split a markdown or text file at its headings, one passage a section."""
+def _read_markdown(name: str, key: str, lines, author: str | None = None) -> SourceFile:
+    """Split a markdown or text file at its headings, one passage a section. Its author (each
+    passage's source) is its front matter's `author`, else `author`, else unknown: never its path,
+    which would make every file a person of its own in the evidence."""
     out = SourceFile(name)
+    lines, front = _front_matter(lines)
+    author = front.get("author") or author
     sections: list[tuple[str, list[str], bool]] = []  # heading, lines, valid
     heading, body, valid = "", [], True
     in_fence = False
@@ -366,7 +376,7 @@ def _read_markdown(name: str, key: str, lines) -> SourceFile:
         # a skipped section keeps its id too, so that the sections after it keep theirs
         section = _section_id(_SLUG.sub("-", heading.casefold()).strip("-") or "top", used)
         if valid:
-            out.records.append(PassageRecord(external_id=f"{key}#{section}", text=text, source=key))
+            out.records.append(PassageRecord(external_id=f"{key}#{section}", text=text, source=author or ""))
     return out
 
 
@@ -379,3 +389,24 @@ def _section_id(slug: str, used: set[str]) -> str:
         section = f"{slug}-{number}"
     used.add(section)
     return section
+
+
+def _front_matter(lines) -> tuple[Iterator, dict[str, str]]:
+    """The lines after a leading `---` ... `---` block, and that block's `key: value` lines (a plain
+    reading of YAML's simplest form; anything else in it is left alone)."""
+    lines = iter(lines)
+    first = next(lines, None)
+    if first is None:
+        return iter(()), {}
+    if first[1] is None or first[1].rstrip(b"\r\n") != b"---":
+        return itertools.chain([first], lines), {}
+    held, found = [first], {}
+    for line in lines:
+        held.append(line)
+        raw = line[1]
+        if raw is not None and raw.rstrip(b"\r\n") in (b"---", b"..."):
+            return lines, found
+        key, colon, value = (raw or b"").decode("utf-8", "replace").partition(":")
+        if colon and key.strip().isidentifier():
+            found[key.strip().casefold()] = value.strip().strip("'\"")
+    return iter(held), {}  # no closing line: not front matter, the file as it is

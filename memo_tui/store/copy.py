@@ -23,6 +23,7 @@ from memo_tui.store.models import (
     KeepApart,
     Mention,
     NamespaceState,
+    NotAName,
     Passage,
     PassageLink,
     Question,
@@ -32,9 +33,22 @@ from memo_tui.store.models import (
 SLICE = 1000
 
 # parents before children; each with how its rows are chosen for a set of namespaces
-_BY_NAMESPACE = (Passage, Entity, Fold, Alias, Question, Decision, KeepApart)
+_BY_NAMESPACE = (Passage, Entity, Fold, Alias, Question, Decision, KeepApart, NotAName)
 _BY_PASSAGE = (Mention, Relation, PassageLink)
-ORDER = (NamespaceState, Passage, Entity, Fold, Alias, Mention, Relation, Question, Decision, KeepApart, PassageLink)
+ORDER = (
+    NamespaceState,
+    Passage,
+    Entity,
+    Fold,
+    Alias,
+    Mention,
+    Relation,
+    Question,
+    Decision,
+    KeepApart,
+    NotAName,
+    PassageLink,
+)
 
 
 @dataclass

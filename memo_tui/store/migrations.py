@@ -15,7 +15,7 @@ from playhouse.migrate import SchemaMigrator, migrate
 from memo_tui.errors import MemoError
 from memo_tui.store.models import MODELS, Meta, Passage, Question, db
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 ONE_PENDING_INDEX = "question_one_pending_per_pair"
 PASSAGE_SEARCH = "passage_text_search"  # SQLite: the FTS5 table; PostgreSQL: the tsvector index
@@ -99,6 +99,13 @@ def _create_passage_search() -> None:
         db.execute_sql(f"CREATE TRIGGER IF NOT EXISTS {PASSAGE_SEARCH}_{name} {event} ON {table} BEGIN {body}; END")
 
 
+def _add_unsure() -> None:
+    """Version 7 -> 8: a reviewer's note on a question left pending, unsure (the not_a_name table is new)."""
+    have = {column.name for column in db.get_columns(Question._meta.table_name)}
+    if "unsure" not in have:
+        migrate(SchemaMigrator.from_database(db.obj).add_column(Question._meta.table_name, "unsure", Question.unsure))
+
+
 # SCHEMA_STEPS[n] changes the tables of a version-n store for version n + 1 (new tables need no
 # step: `create_tables(safe=True)` makes them).
 SCHEMA_STEPS: dict[int, Callable[[], None]] = {
@@ -106,6 +113,7 @@ SCHEMA_STEPS: dict[int, Callable[[], None]] = {
     3: _one_pending_question_per_pair,
     4: _add_proposed_by,
     6: _create_passage_search,
+    7: _add_unsure,
 }
 
 

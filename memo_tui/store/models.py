@@ -168,6 +168,7 @@ class Question(BaseModel):
     decided_at = pw.DateTimeField(null=True)
     decided_by = pw.TextField(null=True)
     proposed_by = pw.TextField(null=True)  # the agent whose proposal this question is (None: the resolver's)
+    unsure = pw.TextField(null=True)  # a reviewer's note when they left it for later, unsure (still pending)
 
 
 class Decision(BaseModel):
@@ -182,6 +183,17 @@ class Decision(BaseModel):
     at = pw.DateTimeField(default=utcnow)
     payload = pw.TextField(default="{}")
     undone_at = pw.DateTimeField(null=True)
+
+
+class NotAName(BaseModel):
+    """A spelling a reviewer said is no name at all (`Replaces`, `Wow Mel`): extraction skips it."""
+
+    namespace = pw.TextField()
+    identity_key = pw.TextField()
+    decision = pw.ForeignKeyField(Decision, null=True, on_delete="SET NULL")
+
+    class Meta:
+        indexes = ((("namespace", "identity_key"), True),)
 
 
 class KeepApart(BaseModel):
@@ -239,6 +251,7 @@ MODELS = [
     Question,
     Decision,
     KeepApart,
+    NotAName,
     PassageLink,
     Metric,
     PassMemory,

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from textual.app import App
+from functools import partial
+
+from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
 
@@ -15,6 +17,7 @@ from memo_tui.tui.find import EntityFinder
 from memo_tui.tui.screens.help import HelpScreen
 from memo_tui.tui.screens.review import ReviewScreen
 from memo_tui.tui.screens.welcome import WelcomeScreen
+from memo_tui.tui.widgets.tables import RowTable
 
 
 def load_keymap() -> dict[str, str]:
@@ -49,7 +52,8 @@ class MemoApp(App):
 
     def on_mount(self) -> None:
         self.set_keymap(self.keymap)
-        known = {b.id for b in (*self.BINDINGS, *ReviewScreen.BINDINGS) if isinstance(b, Binding) and b.id}
+        bindings = (*self.BINDINGS, *ReviewScreen.BINDINGS, *RowTable.BINDINGS)
+        known = {b.id for b in bindings if isinstance(b, Binding) and b.id}
         unknown = sorted(set(self.keymap) - known)
         if unknown:
             self.notify(
@@ -61,6 +65,15 @@ class MemoApp(App):
             self.push_screen(ReviewScreen(self.namespace, self.actor, self.store_label))
         else:
             self.push_screen(WelcomeScreen(self.store_label, self.location))
+
+    def get_system_commands(self, screen):
+        """The palette (ctrl+p) holds the review screen's own keys beside Textual's commands."""
+        yield from super().get_system_commands(screen)
+        if isinstance(screen, ReviewScreen):
+            for binding in screen.BINDINGS:
+                if isinstance(binding, Binding) and binding.description:
+                    key = self.get_key_display(binding)
+                    yield SystemCommand(binding.description, f"key {key}", partial(screen.run_action, binding.action))
 
     def on_unmount(self) -> None:
         metrics.flush()

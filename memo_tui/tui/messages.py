@@ -19,6 +19,7 @@ class QueueLoaded(Message):
     pending: int  # every pending question of the namespace
     waiting: int  # left by the last pass for a later one (the cap was full)
     signature: Signature  # the store's state it was read at
+    kept: dict[int, int]  # name pair -> the entity id `m` keeps
 
 
 @dataclass

@@ -14,11 +14,11 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from memo_tui.core import clusters, decisions
+from memo_tui.core import clusters, decisions, folds
 from memo_tui.core.decisions import AlreadyDecided
 from memo_tui.core.detail import PASSAGES_PER_SIDE, question_detail
 from memo_tui.core.graph import related
-from memo_tui.core.queue import MEMORY_KINDS, Signature, matches, pending, signature, waiting
+from memo_tui.core.queue import MEMORY_KINDS, Signature, kept_sides, matches, pending, signature, waiting
 from memo_tui.core.resolver import Cancelled, resolve
 from memo_tui.errors import MemoError
 from memo_tui.tui.messages import (
@@ -49,6 +49,7 @@ LIVE_SECONDS = 3.0  # how often the screen looks for changes made elsewhere (ano
 
 
 class ReviewScreen(Screen):
+    VERTICAL_BREAKPOINTS = [(0, "-short"), (20, "-tall")]  # app.tcss: a short terminal still shows rows
     BINDINGS = [
         Binding("m", "answer('merge')", "Merge", id="merge"),
         Binding("M", "answer('merge', True)", "Merge other way", id="merge_other", show=False),
@@ -58,9 +59,10 @@ class ReviewScreen(Screen):
         Binding("r", "answer('reject')", "Reject", id="reject"),
         Binding("b", "answer('keep_both')", "Keep both", id="keep_both"),
         Binding("s", "skip", "Skip", id="skip"),
+        Binding("U", "unsure", "Unsure: leave it for later, with a note", id="unsure", show=False),
+        Binding("x", "not_a_name", "Not a name at all: drop it", id="not_a_name", show=False),
         Binding("space", "mark", "Mark for a batch answer", id="mark", show=False),
         Binding("X", "reject_like", "Reject every question like this", id="reject_like", show=False),
-        Binding("g,home", "first", "First question", id="first", show=False),
         Binding("plus", "more_passages", "More passages", id="more_passages", show=False),
         Binding("n", "rename", "Rename the entity shown", id="rename", show=False),
         Binding("colon", "jump", "Go to question #", id="jump", show=False),
@@ -68,7 +70,6 @@ class ReviewScreen(Screen):
         Binding("F", "fold_into", "Fold the entity shown into another", id="fold_into", show=False),
         Binding("right_square_bracket", "queue_height(1)", "Taller queue", id="queue_taller", show=False),
         Binding("left_square_bracket", "queue_height(-1)", "Shorter queue", id="queue_shorter", show=False),
-        Binding("G,end", "last", "Last question", id="last", show=False),
         Binding("e", "explore", "Explore", id="explore"),
         Binding("u", "revert", "Revert", id="revert", show=False),
         Binding("ctrl+z", "undo", "Undo", id="undo"),
@@ -91,7 +92,7 @@ class ReviewScreen(Screen):
         self.resolving = False
         self.proposals_only = False  # the queue shows agents' proposals only
         self.last_done: str | None = None  # the last decision made here, said in the status line
-        self.restored: int | None = None  # a question an undo put back: the cursor goes there
+        self.restored: list[int] = []  # questions an undo put back: the cursor goes to the first shown
         self.seen: Signature | None = None  # the store's signature the queue shows
         self.passages_shown = PASSAGES_PER_SIDE  # of each side, in the detail (+ shows more)
         self.queue_share = 40  # percent of the screen the queue takes ([ and ] change it)
@@ -127,7 +128,7 @@ class ReviewScreen(Screen):
         if self.queue_filter:
             shown = [q for q in shown if matches(q, self.queue_filter)]
         shown = shown[:QUEUE_ROWS]  # the best-ranked; the title says how many more are pending
-        self.post_message(QueueLoaded(shown, mark.pending, waiting(self.namespace), mark))
+        self.post_message(QueueLoaded(shown, mark.pending, waiting(self.namespace), mark, kept_sides(shown)))
 
     @work(thread=True, exclusive=True, group="live", exit_on_error=False)
     def check_store(self) -> None:
@@ -158,7 +159,11 @@ class ReviewScreen(Screen):
         self.load_neighbourhood(target)
 
     @work(thread=True, exclusive=True, group="graph", exit_on_error=False)
-    def load_neighbourhood(self, target: str) -> None:
+    def load_neighbourhood(self, target: str, entity_id: int | None = None) -> None:
+        """By name, or by the id of an entity shown before: where it lives now (a fold may have
+        moved it, a rename or its undo renamed it)."""
+        home = folds.home_of(entity_id) if entity_id is not None else None
+        target = f"#{home}" if home is not None else target
         self.post_message(NeighbourhoodLoaded(related(self.namespace, target, limit=50)))
 
     @work(thread=True, exclusive=True, group="history", exit_on_error=False)
@@ -200,10 +205,13 @@ class ReviewScreen(Screen):
 
     def on_queue_loaded(self, message: QueueLoaded) -> None:
         self.seen = message.signature
-        self.query_one(QueuePane).show(message.questions, message.pending, message.waiting)
-        if self.restored is not None:  # after an undo, the cursor goes to the question it put back
-            self.query_one(QueuePane).move_to_question(self.restored)
-            self.restored = None
+        self.query_one(QueuePane).show(message.questions, message.pending, message.waiting, message.kept)
+        if self.restored:  # after an undo, the cursor goes to the question (or cluster) it put back
+            pane = self.query_one(QueuePane)
+            item = next((q for q in message.questions if {q.id, *q.questions} & set(self.restored)), None)
+            if item is not None:
+                pane.move_to_question(item.id)
+            self.restored = []
         if not message.questions:
             self.question_id = None
             if self.queue_filter or self.proposals_only:
@@ -251,6 +259,51 @@ class ReviewScreen(Screen):
                 self._start(lambda ns, actor, channel: decisions.rename(ns, f"#{entity_id}", new, actor, channel))
 
         self.app.push_screen(AskScreen(f"New name for {name!r}:", name), rename)
+
+    def action_not_a_name(self) -> None:
+        """x: the name shown is no name at all (the neighbourhood's entity, the card's highlighted
+        member, or one side of a pair, asked)."""
+        if self.query_one(ContentSwitcher).current == "neighbourhood":
+            shown = self._shown_entity()
+            if shown is not None:
+                self._drop_name(f"#{shown[0]}")
+            return
+        question = self._shown_question(self.question_id)
+        if question is None or question.kind not in ("entity_pair", "name_cluster"):
+            self.notify("x is for names: a pair of names, a cluster's member or the neighbourhood's entity.")
+            return
+        if question.kind == "name_cluster":
+            member = self.query_one(ClusterCard).highlighted()
+            if member is not None:
+                self._drop_name(f"#{member}")
+            return
+
+        def side(answer: str | None) -> None:
+            chosen = {"l": question.left_id, "r": question.right_id}.get((answer or "").casefold())
+            if chosen is not None:
+                self._drop_name(f"#{chosen}")
+
+        prompt = (
+            f"Which is not a name at all? l: {question.left_name!r}, r: {question.right_name!r}. Its mentions "
+            "are dropped, its questions settled, and it is never extracted again here (ctrl+z undoes)."
+        )
+        self.app.push_screen(AskScreen(prompt), side)
+
+    def _drop_name(self, target: str) -> None:
+        self._start(lambda ns, actor, channel: decisions.not_a_name(ns, target, actor, channel))
+
+    def action_unsure(self) -> None:
+        """U: leave the question pending with a note, behind the others; it settles nothing."""
+        if self.question_id is None:
+            return
+        question_id = self.question_id
+
+        def leave(note: str | None) -> None:
+            if note is not None:
+                self._start(lambda ns, actor, channel: decisions.unsure(ns, question_id, note, actor, channel))
+
+        prompt = f"Unsure of #{question_id}: a note for later (Enter leaves it pending, behind the others):"
+        self.app.push_screen(AskScreen(prompt, empty=True), leave)
 
     def action_fold_into(self) -> None:
         shown = self._shown_entity()
@@ -317,11 +370,13 @@ class ReviewScreen(Screen):
         # said in the status line, not a toast: toasts stacked over the next question's detail
         decision = message.decision
         self.last_done = f"{decision.action}: {decision.summary}"
-        if decision.action == "revert" and decision.question_id is not None:
-            self.restored = decision.question_id
+        if decision.action == "revert":
+            self.restored = decision.payload.get("questions") or []
         self.question_id = None  # whatever is selected next, show it fresh: the decision changed the store
         self.load_queue()
         current = self.query_one(ContentSwitcher).current
+        if current == "detail":  # never left in a card or the detail: the next key must act on the queue
+            self.query_one("#queue-table").focus()
         if current == "history":
             self.load_history(self.query_one(HistoryPane).who)
         self.neighbourhood_stale = bool(self.query_one(NeighbourhoodPane).trail)
@@ -329,13 +384,13 @@ class ReviewScreen(Screen):
             self._reload_neighbourhood()
 
     def _reload_neighbourhood(self) -> None:
-        """Show the name at the end of the trail again, as the store now has it (by name: a fold may
-        have moved it into another entity)."""
+        """Show the entity at the end of the trail again, as the store now has it."""
         pane = self.query_one(NeighbourhoodPane)
         self.neighbourhood_stale = False
         if pane.trail:
-            _, name = pane.trail.pop()
-            self.show_neighbourhood(name)
+            entity_id, name = pane.trail.pop()
+            self._status("loading the neighbourhood…")
+            self.load_neighbourhood(name, entity_id)
 
     async def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         """Enter on the queue: the queue table takes Enter for itself, so a key setting that gives Enter
@@ -480,9 +535,17 @@ class ReviewScreen(Screen):
         question = self._shown_question(question_id)
         prompt = (
             f"Reject all {len(like)} pending questions like #{question_id} (rule {question.rule}) as one "
-            "decision? Type yes to do it."
+            f"decision? {self._named(like)}. Type yes to do it."
         )
         self.app.push_screen(AskScreen(prompt), confirmed)
+
+    def _named(self, question_ids: list[int], most: int = 8) -> str:
+        """`#10 Redis / redis, #11 …`: which questions, as the queue names them."""
+        shown = {q.id: q for q in self.query_one(QueuePane).questions or []}
+        named = [f"#{qid} {shown[qid].left_name} / {shown[qid].right_name}" if qid in shown else f"#{qid}"
+                 for qid in question_ids[:most]]  # fmt: skip
+        more = len(question_ids) - most
+        return ", ".join(named) + (f" and {more} more" if more > 0 else "")
 
     def action_skip(self) -> None:
         table = self.query_one("#queue-table", DataTable)
@@ -491,13 +554,6 @@ class ReviewScreen(Screen):
             self._status("that was the last question; back to the first")
             return
         table.action_cursor_down()
-
-    def action_first(self) -> None:
-        self.query_one("#queue-table", DataTable).move_cursor(row=0)
-
-    def action_last(self) -> None:
-        table = self.query_one("#queue-table", DataTable)
-        table.move_cursor(row=max(0, table.row_count - 1))
 
     def action_undo(self) -> None:
         self._start(decisions.undo_last)

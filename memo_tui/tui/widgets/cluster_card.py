@@ -76,13 +76,6 @@ class ClusterCard(Vertical):
         yield MembersTable(id="card-members")
         yield Static("", id="card-member")
 
-    def _set_columns(self, names: bool) -> None:
-        """A cluster of names shows each member's type and passages; a family its date and source."""
-        table = self.query_one(MembersTable)
-        table.clear(columns=True)
-        middle = ("type", "passages") if names else ("written", "source")
-        self._columns = table.add_columns(" ", "member", *middle, "likely", "why")
-
     @property
     def lead(self) -> int | None:
         return self.detail.cluster.id if self.detail is not None else None
@@ -94,8 +87,6 @@ class ClusterCard(Vertical):
     def show(self, detail: ClusterDetail) -> None:
         same = self.detail is not None and self.detail.cluster.id == detail.cluster.id
         names = detail.cluster.kind == "name_cluster"
-        if self.detail is None or (self.detail.cluster.kind == "name_cluster") != names:
-            self._set_columns(names)
         ids = [m.id for m in detail.cluster.members]
         if same:  # a new canonical: the choices made stay, the old canonical becomes a checked member
             self.checked = (self.checked | {self.canonical}) & set(ids)
@@ -105,8 +96,7 @@ class ClusterCard(Vertical):
         self.detail = detail
         table = self.query_one(MembersTable)
         was = table.selected_key() if same else None
-        table.clear()
-        self._why = {}
+        self._why, rows = {}, []
         for index, member in enumerate(detail.cluster.members):
             if names:
                 middle = (member.type or "", str(member.passages))
@@ -122,14 +112,11 @@ class ClusterCard(Vertical):
                 self._why[member.id] = why
             room = max(20, (self.size.width or self.app.size.width) - 50)
             why = why if len(why) <= room else why[: room - 1] + "…"
-            table.add_row(
-                self._mark(member.id),
-                member.name,
-                *middle,
-                f"{member.likelihood:.2f}",
-                why,
-                key=str(member.id),
-            )
+            cells = (self._mark(member.id), member.name, *middle, f"{member.likelihood:.2f}", why)
+            rows.append((str(member.id), cells))
+        # a cluster of names shows each member's type and passages; a family its date and source
+        middle = ("type", "passages") if names else ("written", "source")
+        table.fill((" ", "member", *middle, "likely", "why"), rows)
         table.move_to_key(was)
         self._head()
         self._show_member(table.selected_key())
@@ -195,7 +182,7 @@ class ClusterCard(Vertical):
     def _refresh_marks(self) -> None:
         table = self.query_one(MembersTable)
         for member in self.detail.cluster.members:
-            table.update_cell(str(member.id), self._columns[0], self._mark(member.id))
+            table.update_cell(str(member.id), " ", self._mark(member.id))
         self._head()
 
     def choose_canonical(self, key: str | None) -> None:

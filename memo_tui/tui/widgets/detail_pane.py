@@ -55,7 +55,8 @@ def render_detail(detail: Detail) -> Group:
     head = Text.assemble(
         (f"#{q.id} {q.kind.replace('_', ' ')}", "bold"), f"  {q.rule}, likely {q.likelihood:.2f} — {q.reason}"
     )
-    return Group(head, Text(detail.merge_effect, style="italic"), *about, Text(""), grid)
+    unsure = [Text(f"left for later, unsure: {q.unsure or '(no note)'}", style="bold")] if q.unsure is not None else []
+    return Group(head, *unsure, Text(detail.merge_effect, style="italic"), *about, Text(""), grid)
 
 
 class DetailPane(VerticalScroll):
@@ -63,7 +64,8 @@ class DetailPane(VerticalScroll):
         "Both sides of the highlighted question. Names are marked where the passages write them; for memory "
         "conflicts the words that differ are marked. m merges, M merges the other way, r rejects (different "
         "things / not a conflict), b keeps both, s skips, e explores the left name (again: the right one) "
-        "or what two passages are about; + shows more of each side's passages. Tab moves the focus here: "
+        "or what two passages are about; + shows more of each side's passages. U leaves it for later with a note "
+        "(unsure: pending, behind the others); x says one of the names is no name at all. Tab moves the focus here: "
         "then j / k (or the arrows) scroll it, and tab goes back to the queue."
     )
     BINDINGS = [

@@ -12,13 +12,22 @@ from memo_tui.tui.messages import HistoryFilter, RevertRequested
 from memo_tui.tui.widgets.tables import RowTable
 
 FILTERS = (None, "human", "auto")
-COLUMNS = (("#", 5), ("when (UTC)", 16), ("by", 12), ("via", 5), ("action", 9), ("state", 15), ("what", 70))
+# fixed widths but for "what", which takes the rest: the log can be long, and its layout should
+# not shift as entries come and go. Below WIDE columns, `via` goes (the line below says it) and
+# the dates lose their year, so that "what" stays readable at 80 columns.
+WIDE = 110
+COLUMNS = {
+    "wide": (("#", 5), ("when (UTC)", 16), ("by", 12), ("via", 5), ("action", 9), ("state", 15), ("what", None)),
+    "narrow": (("#", 4), ("when (UTC)", 11), ("by", 8), ("action", 9), ("state", 8), ("what", None)),
+}
+WHAT_MIN = 20
 
 
 class HistoryPane(Vertical):
     HELP = (
         "The audit log, newest first: every fold, answer, revert and delete, with who made it and how "
-        "(auto folds are marked auto). u reverts the highlighted decision exactly; f cycles the filter "
+        "(auto folds are marked auto). The cursor goes to the newest entry whenever one is added; g / G "
+        "go to the first and last. u reverts the highlighted decision exactly; f cycles the filter "
         "all / human / auto."
     )
     BINDINGS = [
@@ -30,32 +39,52 @@ class HistoryPane(Vertical):
         super().__init__(**kwargs)
         self.who: str | None = None
         self.shown: dict[str, DecisionView] = {}
+        self.decisions: list[DecisionView] = []
+        self._layout: str | None = None
 
     def compose(self) -> ComposeResult:
         yield Static("History", id="history-title", classes="pane-title")
         yield RowTable(id="history-table")
         yield Static("", id="history-said")  # the highlighted decision in full: a narrow table cuts its text
 
-    def on_mount(self) -> None:
-        table = self.query_one(RowTable)
-        # fixed widths: the log can be long, and its layout should not shift as entries come and go
-        for label, width in COLUMNS:
-            table.add_column(label, width=width)
-
     def show(self, decisions: list[DecisionView], who: str | None) -> None:
-        self.who = who
+        """The log as read; the cursor stays on its row unless the log has a newer entry than the one
+        shown, which it then lands on (u must never revert an old row the reviewer no longer looks at)."""
+        newer = not self.decisions or not decisions or decisions[0].id != self.decisions[0].id or who != self.who
+        self.who, self.decisions = who, decisions
         label = {None: "all", "human": "human only", "auto": "auto only"}[who]
         self.query_one("#history-title", Static).update(f"History — {len(decisions)} shown, {label}")
         table = self.query_one(RowTable)
         was_key, was_row = table.selected_key(), table.cursor_row
-        table.clear()
-        self.shown = {str(d.id): d for d in decisions}
-        for d in decisions:
-            state = f"reverted {d.undone_at:%m-%d %H:%M}" if d.undone_at else "standing"
-            by = "auto" if d.channel == "auto" else d.actor
-            table.add_row(str(d.id), f"{d.at:%Y-%m-%d %H:%M}", by, d.channel, d.action, state, d.summary, key=str(d.id))
-        table.move_to_key(was_key, was_row)
+        self._fill()
+        table.move_to_key(None if newer else was_key, 0 if newer else was_row)
         self._say(table.selected_key())
+
+    def _fill(self) -> None:
+        width = self.size.width or self.app.size.width
+        self._layout = "wide" if width >= WIDE else "narrow"
+        columns = COLUMNS[self._layout]
+        table = self.query_one(RowTable)
+        padding = 2 * table.cell_padding * len(columns) + 2  # and room for the scrollbar
+        what = max(WHAT_MIN, width - padding - sum(w for _, w in columns if w))
+        rows = [(str(d.id), self._cells(d)) for d in self.decisions]
+        table.fill([label for label, _ in columns], rows, [w or what for _, w in columns])
+        self.shown = {str(d.id): d for d in self.decisions}
+
+    def _cells(self, d: DecisionView) -> tuple[str, ...]:
+        by = "auto" if d.channel == "auto" else d.actor
+        if self._layout == "wide":
+            state = f"reverted {d.undone_at:%m-%d %H:%M}" if d.undone_at else "standing"
+            return str(d.id), f"{d.at:%Y-%m-%d %H:%M}", by, d.channel, d.action, state, d.summary
+        return str(d.id), f"{d.at:%m-%d %H:%M}", by, d.action, "reverted" if d.undone_at else "", d.summary
+
+    def on_resize(self) -> None:
+        layout = "wide" if self.size.width >= WIDE else "narrow"
+        if self.decisions and layout != self._layout:
+            table = self.query_one(RowTable)
+            key = table.selected_key()
+            self._fill()
+            table.move_to_key(key)
 
     def on_data_table_row_highlighted(self, event: DataTable.RowHighlighted) -> None:
         event.stop()
@@ -79,5 +108,4 @@ class HistoryPane(Vertical):
             self.post_message(RevertRequested(int(key)))
 
     def action_filter(self) -> None:
-        self.who = FILTERS[(FILTERS.index(self.who) + 1) % len(FILTERS)]
-        self.post_message(HistoryFilter(self.who))
+        self.post_message(HistoryFilter(FILTERS[(FILTERS.index(self.who) + 1) % len(FILTERS)]))

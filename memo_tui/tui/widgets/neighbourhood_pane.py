@@ -9,13 +9,16 @@ from textual.widgets import DataTable, Static
 
 from memo_tui.core.graph import Related
 from memo_tui.tui.messages import FollowEntity
-from memo_tui.tui.widgets.tables import RowTable
+from memo_tui.tui.widgets.tables import RowTable, plural
+
+COLUMNS = ("group", "link", "entity", "shared", "passages", "evidence")
 
 
 class NeighbourhoodPane(Vertical):
     HELP = (
         "The graph around one name: stated relations (typed, with direction and evidence) and co-mentions "
-        "(entities named in the same live passages, with how many). Enter follows a neighbour one hop, "
+        "(entities named in the same live passages, with how many; co-mention* marks one that is also stated). "
+        "Enter follows a neighbour one hop, "
         "Backspace goes back along the trail."
     )
     BINDINGS = [Binding("backspace", "back", "Back", id="back")]
@@ -29,7 +32,7 @@ class NeighbourhoodPane(Vertical):
         yield RowTable(id="neighbour-table")
 
     def on_mount(self) -> None:
-        self.query_one(RowTable).add_columns("group", "link", "entity", "shared", "passages", "evidence")
+        self.query_one(RowTable).fill(COLUMNS, [])
 
     def show(self, related: Related) -> None:
         target = related.target
@@ -37,19 +40,21 @@ class NeighbourhoodPane(Vertical):
             self.trail.append((target.id, target.name))
         trail = " › ".join(name for _, name in self.trail[-4:])
         asked = f" (asked as {related.matched_alias})" if related.matched_alias else ""
+        starred = " (* also stated)" if any(c.stated for c in related.co_mentions) else ""
         self.query_one("#trail", Static).update(
-            f"{trail}{asked} — {target.mentions} passages · {related.stated_total} stated · "
-            f"{related.co_mentions_total} co-mentioned"
+            f"{trail}{asked} — {plural(target.mentions, 'passage')} · {related.stated_total} stated · "
+            f"{related.co_mentions_total} co-mentioned{starred}"
         )
-        table = self.query_one(RowTable)
-        table.clear()
+        rows = []
         for index, s in enumerate(related.stated):
             arrow = f"{s.predicate} →" if s.direction == "out" else f"← {s.predicate}"
             key = f"s{index}-{s.entity.id}"  # one entity can be stated more than once
-            table.add_row("stated", arrow, s.entity.name, "", str(s.entity.mentions), s.passage, key=key)
+            rows.append((key, ("stated", arrow, s.entity.name, "", str(s.entity.mentions), s.passage)))
         for c in related.co_mentions:
             mark = "co-mention*" if c.stated else "co-mention"
-            table.add_row(mark, "", c.entity.name, str(c.shared), str(c.entity.mentions), "", key=f"c-{c.entity.id}")
+            rows.append((f"c-{c.entity.id}", (mark, "", c.entity.name, str(c.shared), str(c.entity.mentions), "")))
+        table = self.query_one(RowTable)
+        table.fill(COLUMNS, rows)
         table.move_cursor(row=0)
 
     def reset(self) -> None:

@@ -2,25 +2,44 @@
 
 from __future__ import annotations
 
+import re
+
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
 from memo_tui.core.queue import KIND_LABELS, MEMORY_KINDS, QuestionView
 from memo_tui.tui.messages import QuestionHighlighted
-from memo_tui.tui.widgets.tables import RowTable
+from memo_tui.tui.widgets.tables import RowTable, plural
+
+COLUMNS = ("#", "kind", "left", "right", "rule", "likely", "impact")
 
 
 def _short(text: str, width: int = 26) -> str:
     return text if len(text) <= width else text[: width - 1] + "…"
 
 
-def _sides(q: QuestionView) -> tuple[str, str]:
-    """What the row names: two names; for a contradiction what differs (`Acme Gateway timeout` /
-    `30 → 60 seconds`), its reason split at the subject; for a duplicate the two passages."""
-    if q.kind == "contradiction" and ": " in q.reason:
-        subject, change = q.reason.split(": ", 1)
-        return subject, change
+KEPT = "★ "  # marks the side of a name pair that `m` keeps
+_REVERT = re.compile(r'^(\S+) undoes "(.+)" \(\S+\): ')  # conflicts.revert_conflicts' reason
+_NEGATION = {
+    "the newer passage negates the older one": "now negated",
+    "the newer passage drops the older one's negation": "negation dropped",
+}
+
+
+def _sides(q: QuestionView, kept: int | None = None) -> tuple[str, str]:
+    """What the row names: two names, the one `m` keeps marked; for a contradiction its subject and
+    what differs (`Acme Gateway timeout` / `30 → 60 seconds`, `Add the pool` / `reverted by abc1`); for
+    a duplicate the two passages."""
+    if q.kind == "contradiction":
+        reverted = _REVERT.match(q.reason)
+        if reverted:
+            return reverted.group(2), f"reverted by {reverted.group(1)}"
+        if ": " in q.reason:
+            subject, change = q.reason.split(": ", 1)
+            return subject, _NEGATION.get(change, change)
+    if kept is not None:
+        return (KEPT + q.left_name, q.right_name) if kept == q.left_id else (q.left_name, KEPT + q.right_name)
     return q.left_name, q.right_name
 
 
@@ -28,8 +47,10 @@ class QueuePane(Vertical):
     HELP = (
         "The review queue, ranked by expected yield: how likely the answer is 'same' (or the conflict real), "
         "times how much of the graph the answer touches. The likely column is that chance, calibrated on "
-        "hand-labelled real text and moved by this store's own answers. j/k move; the detail below shows "
-        "the highlighted question."
+        "hand-labelled real text and moved by this store's own answers. j/k move, g/G go to the first and "
+        "last; the detail below shows the highlighted question. On a cluster, tab moves to its card: space "
+        "checks a member, a checks all or none, c makes one the canonical. 3 shows the history (u reverts, f "
+        "filters all / human / auto); ctrl+p opens the command palette, with every key's action by name."
     )
 
     def __init__(self, **kwargs) -> None:
@@ -39,23 +60,24 @@ class QueuePane(Vertical):
         self._shown_widths: tuple[int, int] | None = None
         self.queue_filter = ""  # the screen's ctrl+f filter, named in the title
         self.marked: set[int] = set()  # questions marked with space, answered together
+        self.kept: dict[int, int] = {}  # name pair -> the entity id `m` keeps
 
     def compose(self) -> ComposeResult:
         yield Static("Queue", id="queue-title", classes="pane-title")
         yield RowTable(id="queue-table")
 
     def on_mount(self) -> None:
-        table = self.query_one(RowTable)
-        self._column_keys = table.add_columns("#", "kind", "left", "right", "rule", "likely", "impact")
+        self.query_one(RowTable).fill(COLUMNS, [])
 
-    def show(self, questions: list[QuestionView], pending: int | None = None, waiting: int = 0) -> None:
-        old = self.questions or []
-        self.questions = questions
+    def show(self, questions: list[QuestionView], pending: int | None = None, waiting: int = 0, kept=None) -> None:
+        old, old_kept = self.questions or [], self.kept
+        self.questions, self.kept = questions, kept or {}
         self.marked &= {q.id for q in questions}  # answered or gone: no longer marked
         table = self.query_one(RowTable)
         was_key, was_row = table.selected_key(), table.cursor_row
         kept = {q.id for q in questions}
-        if old and [q for q in old if q.id in kept] == questions:
+        same_sides = all(old_kept.get(q.id) == self.kept.get(q.id) for q in questions)
+        if old and [q for q in old if q.id in kept] == questions and same_sides:
             # only answers since the last load: drop their rows instead of redrawing the table
             for q in old:
                 if q.id not in kept:
@@ -72,13 +94,12 @@ class QueuePane(Vertical):
         memory = sum(q.kind in MEMORY_KINDS for q in questions)
         grouped = sum(bool(q.members) for q in questions)
         if self.proposals_only:
-            plural = "s" if shown != 1 else ""
-            parts = [f"{shown} agent proposal{plural} shown (P: show all)", f"{pending} pending"]
+            parts = [f"{plural(shown, 'agent proposal')} shown (P: show all)", f"{pending} pending"]
         elif covered != pending:
             parts = [f"{shown} shown" + (f" ({grouped} with clusters)" if grouped else ""), f"{pending} pending"]
         else:
-            as_items = f" as {shown} items ({grouped} cluster{'' if grouped == 1 else 's'})" if grouped else ""
-            parts = [f"{pending} pending{as_items}" + (f" ({memory} memory conflicts)" if memory else "")]
+            as_items = f" as {plural(shown, 'item')} ({plural(grouped, 'cluster')})" if grouped else ""
+            parts = [f"{pending} pending{as_items}" + (f" ({plural(memory, 'memory conflict')})" if memory else "")]
         if waiting:
             parts.append(f"{waiting} waiting for a later pass")
         if self.queue_filter:
@@ -100,23 +121,27 @@ class QueuePane(Vertical):
             self._fill(self.query_one(RowTable), self.questions)
 
     def _fill(self, table: RowTable, questions: list[QuestionView]) -> None:
-        table.clear()
         names, rules = self._shown_widths = self._widths()
+        rows = []
         for q in questions:
-            left, right = _sides(q)
-            table.add_row(
-                self._number(q.id),
+            left, right = _sides(q, self.kept.get(q.id))
+            cells = (
+                self._number(q),
                 KIND_LABELS.get(q.kind, q.kind),
                 _short(left, names),
                 _short(right, names),
                 _short(f"{q.rule} · {q.proposed_by}" if q.proposed_by else q.rule, rules),
                 f"{q.likelihood:.2f}",
                 str(q.impact),
-                key=str(q.id),
             )
+            rows.append((str(q.id), cells))
+        table.fill(COLUMNS, rows)
 
-    def _number(self, question_id: int) -> str:
-        return f"✓{question_id}" if question_id in self.marked else str(question_id)
+    def _number(self, q: QuestionView) -> str:
+        """`✓12` marked for a batch answer, `?12` left for later, unsure."""
+        if q.id in self.marked:
+            return f"✓{q.id}"
+        return f"?{q.id}" if q.unsure is not None else str(q.id)
 
     def toggle_mark(self) -> None:
         """Space: mark the highlighted question for a batch answer, or unmark it."""
@@ -125,7 +150,13 @@ class QueuePane(Vertical):
         if question_id is None:
             return
         self.marked ^= {question_id}
-        table.update_cell(str(question_id), self._column_keys[0], self._number(question_id))
+        number = self._number(next(q for q in self.questions or [] if q.id == question_id))
+        if table.fits("#", number):
+            table.update_cell(str(question_id), "#", number)
+        else:  # the mark needs a wider column: sized again, the number stays whole
+            row = table.cursor_row
+            self._fill(table, self.questions or [])
+            table.move_cursor(row=row, animate=False)
         table.action_cursor_down()
 
     def selected_id(self) -> int | None:

@@ -1,27 +1,54 @@
-"""A row-cursor DataTable that also moves with j and k."""
+"""A row-cursor DataTable that also moves with j and k, and sizes its columns itself."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
+from rich.cells import cell_len
+from rich.markup import escape
 from textual.binding import Binding
 from textual.widgets import DataTable
+
+
+def plural(count: int, word: str) -> str:
+    """`1 passage`, `2 passages`."""
+    return f"{count} {word}{'' if count == 1 else 's'}"
 
 
 class RowTable(DataTable):
     BINDINGS = [
         Binding("j", "cursor_down", "Down", show=False, id="down"),
         Binding("k", "cursor_up", "Up", show=False, id="up"),
+        Binding("g,home", "scroll_top", "First row", show=False, id="first"),
+        Binding("G,end", "scroll_bottom", "Last row", show=False, id="last"),
     ]
 
     def __init__(self, **kwargs) -> None:
         super().__init__(cursor_type="row", zebra_stripes=True, **kwargs)
 
-    def _update_dimensions(self, new_rows) -> None:
-        # Textual 8.2.8 (pinned) measures new rows' column widths when idle but keeps the lines it
-        # rendered before with the old widths unless the table's size changes; in a real terminal
-        # the queue then showed header-wide columns until each row was redrawn. Drop those lines.
-        super()._update_dimensions(new_rows)
-        self._clear_caches()
-        self.refresh()
+    def fill(
+        self,
+        columns: Sequence[str],
+        rows: Sequence[tuple[str, Sequence[str]]],
+        widths: Sequence[int | None] | None = None,
+    ) -> None:
+        """Every row at once (key, cells), each column as wide as `widths` says or else as its
+        widest cell (a wider cell is cut). Textual 8.2.8
+        measures auto-width columns when idle but keeps the lines it rendered with the old widths
+        until the table is resized (header-wide columns in a real terminal); columns whose width is
+        given when they are added never change, so no line is stale."""
+        self.clear(columns=True)
+        for index, label in enumerate(columns):
+            width = widths[index] if widths and widths[index] is not None else None
+            if width is None:
+                width = max([cell_len(label), *(cell_len(cells[index]) for _, cells in rows)])
+            self.add_column(label, width=width, key=label)
+        for key, cells in rows:
+            self.add_row(*map(escape, cells), key=key)  # a name such as `[WIP] x` is text, not markup
+
+    def fits(self, column: str, text: str) -> bool:
+        """Whether this text fits the column as it was sized."""
+        return cell_len(text) <= self.columns[column].width  # type: ignore[index]
 
     def selected_key(self) -> str | None:
         if not self.row_count:
