@@ -328,7 +328,7 @@ def test_a_read_only_store_answers_reads_and_refuses_writes_in_one_line(run_cli,
         assert out
     for argv in (
         ["graph", "rename", "Nimbus Vault", "Nimbus Safe"],
-        ["ingest", _jsonl(tmp_path / "b.jsonl", *rows[:1])],
+        ["ingest", _jsonl(tmp_path / "b.jsonl", {**rows[0], "id": "new"})],  # a copy of a stored one writes nothing
     ):
         code, _, err = run_cli(*argv)
         assert code == 2 and err.count("\n") == 1 and "the store is read-only" in err, (argv, err)

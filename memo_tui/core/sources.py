@@ -122,9 +122,7 @@ def read_file(path: Path, explicit: bool, author: str | None = None) -> SourceFi
         return SourceFile(str(path), errors=[f"{path}: cannot read ({exc.strerror})"])
 
 
-def read_stream(
-    name: str, fh: BinaryIO, sniff: bool, key: str | None = None, author: str | None = None
-) -> SourceFile:
+def read_stream(name: str, fh: BinaryIO, sniff: bool, key: str | None = None, author: str | None = None) -> SourceFile:
     """Read a stream named `name` in errors; its passages' ids start with `key` (the name), and a
     markdown passage's author is its front matter's or `author`."""
     key = key or name
