@@ -33,7 +33,7 @@ def find(namespace: str, target: str) -> Found | None:
     if alias is not None:
         return Found(alias.entity, matched_alias=alias.name)
     digits = key[1:] if key.startswith("#") else key
-    if digits.isdigit():
+    if digits.isdigit() and int(digits) < 2**63:  # a larger number is no id either backend keeps
         entity = Entity.get_or_none((Entity.namespace == namespace) & (Entity.id == int(digits)))
         if entity is not None:
             return Found(entity)
