@@ -60,11 +60,14 @@ def calibration_path() -> Path:
 
 
 def calibration() -> dict:
-    return _read_calibration(calibration_path())
+    # looked up by the variable's text: a pass asks hundreds of thousands of times, and making a Path
+    # each time cost more than the rest of the evidence's arithmetic
+    return _read_calibration(os.environ.get(CALIBRATION_ENV) or "")
 
 
 @cache
-def _read_calibration(path: Path) -> dict:
+def _read_calibration(named: str) -> dict:
+    path = Path(named) if named else CALIBRATION
     try:
         table = json.loads(path.read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
