@@ -21,13 +21,13 @@ import time
 import uuid
 from pathlib import Path
 
-from memo_tui.core import decisions
-from memo_tui.core.ingest import ingest_records
-from memo_tui.core.opening import open_store
-from memo_tui.core.queue import pending
-from memo_tui.core.resolver import resolve
-from memo_tui.core.sources import PassageRecord, parse_time
+from memo_tui.engine.graph.opening import open_store
+from memo_tui.engine.ingest import ingest_records
+from memo_tui.engine.resolve.resolver import resolve
+from memo_tui.engine.review import decisions
+from memo_tui.engine.review.queue import pending
 from memo_tui.store import db
+from memo_tui.text.sources import PassageRecord, parse_time
 
 ROOT = Path(__file__).resolve().parents[1]
 NS = "default"

@@ -29,10 +29,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from corpus import passages  # noqa: E402
 from wordfreq import top_n_list  # noqa: E402
 
-from memo_tui.core.conflicts import find_conflicts  # noqa: E402
-from memo_tui.core.ingest import ingest_records  # noqa: E402
-from memo_tui.core.opening import open_store  # noqa: E402
-from memo_tui.core.sources import PassageRecord  # noqa: E402
+from memo_tui.engine.conflicts import find_conflicts  # noqa: E402
+from memo_tui.engine.graph.opening import open_store  # noqa: E402
+from memo_tui.engine.ingest import ingest_records  # noqa: E402
+from memo_tui.text.sources import PassageRecord  # noqa: E402
 
 
 def corpus(count: int, vocabulary: int = 20_000) -> list[PassageRecord]:

@@ -12,12 +12,12 @@ import tempfile
 import time
 from pathlib import Path
 
-from memo_tui.core import decisions
-from memo_tui.core.ingest import ingest_records
-from memo_tui.core.opening import open_store
-from memo_tui.core.sources import PassageRecord
+from memo_tui.engine.graph.opening import open_store
+from memo_tui.engine.ingest import ingest_records
+from memo_tui.engine.review import decisions
 from memo_tui.store import Entity, Mention, Passage, Relation, db, utcnow
 from memo_tui.store.statements import Inserter
+from memo_tui.text.sources import PassageRecord
 
 
 def build(mentions: int, relations: int) -> None:

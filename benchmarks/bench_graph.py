@@ -17,12 +17,12 @@ from pathlib import Path
 
 from corpus import passages
 
-from memo_tui.core.graph import explore, graph_for, related
-from memo_tui.core.ingest import ingest_records
-from memo_tui.core.links import count_links
-from memo_tui.core.opening import open_store
-from memo_tui.core.sources import PassageRecord
+from memo_tui.engine.graph.links import count_links
+from memo_tui.engine.graph.neighbourhood import explore, graph_for, related
+from memo_tui.engine.graph.opening import open_store
+from memo_tui.engine.ingest import ingest_records
 from memo_tui.store import Entity, Mention
+from memo_tui.text.sources import PassageRecord
 
 NS = "default"
 

@@ -18,10 +18,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from corpus import passages  # noqa: E402
 
-from memo_tui.core.ingest import ingest_records  # noqa: E402
-from memo_tui.core.opening import open_store  # noqa: E402
-from memo_tui.core.sources import parse_object  # noqa: E402
+from memo_tui.engine.graph.opening import open_store  # noqa: E402
+from memo_tui.engine.ingest import ingest_records  # noqa: E402
 from memo_tui.store import Entity, Mention  # noqa: E402
+from memo_tui.text.sources import parse_object  # noqa: E402
 
 
 def main() -> None:

@@ -19,7 +19,7 @@ import time
 
 from mcp import Client, StdioServerParameters
 
-from memo_tui.core.opening import open_store
+from memo_tui.engine.graph.opening import open_store
 from memo_tui.store import Entity, db
 
 

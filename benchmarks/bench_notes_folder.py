@@ -17,7 +17,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from memo_tui.core.sources import walk
+from memo_tui.text.sources import walk
 
 
 def memo_tui(store: Path, *args: str) -> float:

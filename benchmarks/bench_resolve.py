@@ -28,11 +28,11 @@ from corpus import entity_names  # noqa: E402
 from rapidfuzz import process  # noqa: E402
 from rapidfuzz.distance import Levenshtein  # noqa: E402
 
-from memo_tui.core.blocking import candidate_pairs  # noqa: E402
-from memo_tui.core.keys import identity_key, merge_key  # noqa: E402
-from memo_tui.core.opening import open_store  # noqa: E402
-from memo_tui.core.resolver import resolve  # noqa: E402
-from memo_tui.core.rules import Name  # noqa: E402
+from memo_tui.engine.graph.opening import open_store  # noqa: E402
+from memo_tui.engine.resolve.resolver import resolve  # noqa: E402
+from memo_tui.names.blocking import candidate_pairs  # noqa: E402
+from memo_tui.names.keys import identity_key, merge_key  # noqa: E402
+from memo_tui.names.rules import Name  # noqa: E402
 from memo_tui.store import Entity, Mention, Passage, db, utcnow  # noqa: E402
 from memo_tui.store.statements import Inserter, refresh_statistics  # noqa: E402
 

@@ -16,8 +16,8 @@ import asyncio
 import statistics
 import time
 
-from memo_tui.core.opening import open_store
-from memo_tui.core.resolver import resolve
+from memo_tui.engine.graph.opening import open_store
+from memo_tui.engine.resolve.resolver import resolve
 from memo_tui.store import Mention, Question
 from memo_tui.tui.app import MemoApp
 

@@ -27,10 +27,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from memo_tui.core import evidence, resolver  # noqa: E402
-from memo_tui.core.kinds import KINDS, Kind, build  # noqa: E402
-from memo_tui.core.opening import open_store  # noqa: E402
-from memo_tui.core.rules import Name, judge_pair  # noqa: E402
+from memo_tui.engine.graph.opening import open_store  # noqa: E402
+from memo_tui.engine.resolve import resolver  # noqa: E402
+from memo_tui.names import evidence  # noqa: E402
+from memo_tui.names.rules import Name, judge_pair  # noqa: E402
+from memo_tui.quality.kinds import KINDS, Kind, build  # noqa: E402
 from memo_tui.store import Entity, db  # noqa: E402
 
 REAL = ROOT / "tests" / "data" / "real"

@@ -11,9 +11,9 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from memo_tui.core.opening import open_store
-from memo_tui.core.processes import no_last_sweep
+from memo_tui.engine.graph.opening import open_store
 from memo_tui.errors import MemoError
+from memo_tui.runtime.processes import no_last_sweep
 from memo_tui.store import DEFAULT_NAMESPACE, resolve_location
 from memo_tui.store.connect import failure, store_errors
 from memo_tui.store.locks import Busy
@@ -249,7 +249,7 @@ def _print(args: argparse.Namespace, data: dict | list, text: str) -> None:
 
 @command("ingest")
 def cmd_ingest(args: argparse.Namespace) -> int:
-    from memo_tui.core.ingest import ingest_paths
+    from memo_tui.engine.ingest import ingest_paths
 
     if "" in args.paths:  # an unset shell variable: not the current directory
         raise MemoError("ingest: an empty path; nothing ingested (give '.' for the current directory)")
@@ -282,7 +282,7 @@ def _open_tui(args: argparse.Namespace, location: str) -> int:
 
 @command("demo")
 def cmd_demo(args: argparse.Namespace) -> int:
-    from memo_tui.core.demo import build_demo, default_demo_path, reviewers_decisions
+    from memo_tui.engine.demo import build_demo, default_demo_path, reviewers_decisions
     from memo_tui.store.connect import shown
 
     location = args.db or os.environ.get("MEMO_TUI_DB") or str(default_demo_path())
@@ -310,7 +310,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 @command("forget")
 def cmd_forget(args: argparse.Namespace) -> int:
-    from memo_tui.core.ingest import forget
+    from memo_tui.engine.ingest import forget
 
     row_id = forget(args.ns, args.passage_id)
     _print(args, {"retired": args.passage_id, "row": row_id}, f"retired passage {args.passage_id}")
@@ -341,7 +341,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 @command("copy")
 def cmd_copy(args: argparse.Namespace) -> int:
-    from memo_tui.core.opening import open_second_store
+    from memo_tui.engine.graph.opening import open_second_store
     from memo_tui.store import db
     from memo_tui.store.copy import copy_namespaces, namespaces_of
 
@@ -361,7 +361,7 @@ def cmd_copy(args: argparse.Namespace) -> int:
 
 @command("stats")
 def cmd_stats(args: argparse.Namespace) -> int:
-    from memo_tui.core.stats import store_stats
+    from memo_tui.engine.graph.stats import store_stats
 
     stats = store_stats(args.ns)
     _print(args, stats, "\n".join(f"{name}: {value}" for name, value in stats.items()))
@@ -369,7 +369,7 @@ def cmd_stats(args: argparse.Namespace) -> int:
 
 
 def _reviewer(args: argparse.Namespace) -> tuple[str, str]:
-    from memo_tui.core.decisions import current_actor
+    from memo_tui.engine.review.decisions import current_actor
 
     return current_actor(args.actor), "agent" if args.agent else "cli"
 
@@ -381,7 +381,7 @@ def _print_decision(args: argparse.Namespace, decision) -> int:
 
 def _merge_one(args: argparse.Namespace, actor: str, channel: str):
     """`graph merge N`: a question, or the cluster N leads (all its members unless told otherwise)."""
-    from memo_tui.core import clusters, decisions
+    from memo_tui.engine.review import clusters, decisions
 
     number = args.question[0]
     if args.pair:
@@ -406,7 +406,7 @@ def _merge_one(args: argparse.Namespace, actor: str, channel: str):
 
 def _no_cluster_among(namespace: str, numbers) -> None:
     """Several N answer questions; a cluster's number among them would answer only its lead's pair."""
-    from memo_tui.core import clusters
+    from memo_tui.engine.review import clusters
 
     for number in numbers:
         cluster = clusters.led_by(namespace, number)
@@ -430,7 +430,7 @@ def _member(cluster, name: str) -> int:
 
 @command("graph")
 def cmd_graph(args: argparse.Namespace) -> int:
-    from memo_tui.core import clusters, decisions
+    from memo_tui.engine.review import clusters, decisions, undo
 
     if args.action == "merges":
         return cmd_queue(args)
@@ -477,9 +477,9 @@ def cmd_graph(args: argparse.Namespace) -> int:
         revert = decisions.revert_fold if args.fold else decisions.revert
         view = revert(args.ns, args.decision, actor, channel)
     elif args.action == "undo":
-        view = decisions.undo_last(args.ns, actor, channel)
+        view = undo.undo_last(args.ns, actor, channel)
     elif args.action == "redo":
-        view = decisions.redo_last(args.ns, actor, channel)
+        view = undo.redo_last(args.ns, actor, channel)
     elif args.action == "fold":
         view = decisions.manual_fold(args.ns, args.absorbed, args.into, actor, channel)
     elif args.action == "delete":
@@ -494,7 +494,7 @@ def cmd_graph(args: argparse.Namespace) -> int:
 
 
 def _rebuild(args: argparse.Namespace) -> int:
-    from memo_tui.core.rebuild import rebuild
+    from memo_tui.engine.rebuild import rebuild
 
     with _progress(not args.json, "rebuilding") as progress:
         report = rebuild(args.ns, progress=progress)
@@ -507,7 +507,7 @@ def _rebuild(args: argparse.Namespace) -> int:
 
 
 def _links(args: argparse.Namespace) -> int:
-    from memo_tui.core.links import count_links, relink_all
+    from memo_tui.engine.graph.links import count_links, relink_all
 
     if args.rebuild:
         with _progress(not args.json, "linking") as progress:
@@ -520,9 +520,9 @@ def _links(args: argparse.Namespace) -> int:
 
 @command("queue")
 def cmd_queue(args: argparse.Namespace) -> int:
-    from memo_tui.core.clusters import group
-    from memo_tui.core.conflicts import TIMELINE
-    from memo_tui.core.queue import pending
+    from memo_tui.engine.conflicts import TIMELINE
+    from memo_tui.engine.review.clusters import group
+    from memo_tui.engine.review.queue import pending
 
     items = pending(args.ns, proposed=args.agent)
     if not args.agent:  # proposals stay pairs: an agent proposed each one
@@ -541,8 +541,8 @@ def cmd_queue(args: argparse.Namespace) -> int:
 
 @command("judge")
 def cmd_judge(args: argparse.Namespace) -> int:
-    from memo_tui.core.evidence import prior
-    from memo_tui.core.rules import Name, judge_pair
+    from memo_tui.names.evidence import prior
+    from memo_tui.names.rules import Name, judge_pair
 
     verdict = judge_pair(Name(None, args.a, args.type_a), Name(None, args.b, args.type_b))
     text = f"{verdict.kind} ({verdict.score:.2f}, {verdict.rule}): {verdict.reason}"
@@ -556,7 +556,7 @@ def cmd_judge(args: argparse.Namespace) -> int:
 
 @command("resolve")
 def cmd_resolve(args: argparse.Namespace) -> int:
-    from memo_tui.core.resolver import resolve
+    from memo_tui.engine.resolve.resolver import resolve
 
     if args.cap < 0:
         raise MemoError("--cap must be 0 or more")
@@ -584,7 +584,7 @@ def cmd_resolve(args: argparse.Namespace) -> int:
 
 @command("eval")
 def cmd_eval(args: argparse.Namespace) -> int:
-    from memo_tui.core.evaluate import FIRST, SAMPLE, evaluate, evaluate_store, read_pairs
+    from memo_tui.quality.evaluate import FIRST, SAMPLE, evaluate, evaluate_store, read_pairs
 
     if (args.kinds is None) == (args.pairs is None):
         raise MemoError("eval takes PAIRS.jsonl or --kinds [DIR]")
@@ -631,7 +631,7 @@ def _eval_kinds(args: argparse.Namespace) -> int:
     import tempfile
     from pathlib import Path
 
-    from memo_tui.core.kinds import KINDS, figures
+    from memo_tui.quality.kinds import KINDS, figures
 
     data = Path(args.kinds)
     if not data.is_dir():
@@ -652,7 +652,7 @@ def _eval_kinds(args: argparse.Namespace) -> int:
 
 def _kinds_table(found: dict[str, dict]) -> list[str]:
     """One row per kind of text: each figure held out, in sample beside it."""
-    from memo_tui.core.evaluate import FIRST, SAMPLE
+    from memo_tui.quality.evaluate import FIRST, SAMPLE
 
     def share(value: float | None) -> str:
         return "n/a" if value is None else f"{value:.2f}"
@@ -690,7 +690,7 @@ def _kinds_table(found: dict[str, dict]) -> list[str]:
 
 
 def _as_of(args: argparse.Namespace):
-    from memo_tui.core.sources import parse_time
+    from memo_tui.text.sources import parse_time
 
     if args.as_of is None:
         return None
@@ -704,7 +704,7 @@ def _as_of(args: argparse.Namespace):
 
 @command("related")
 def cmd_related(args: argparse.Namespace) -> int:
-    from memo_tui.core.graph import related
+    from memo_tui.engine.graph.neighbourhood import related
 
     if args.limit < 1:
         raise MemoError("--limit must be 1 or more")
@@ -733,7 +733,7 @@ def render_related(result) -> str:
 
 @command("explore")
 def cmd_explore(args: argparse.Namespace) -> int:
-    from memo_tui.core.graph import explore
+    from memo_tui.engine.graph.neighbourhood import explore
 
     result = explore(args.ns, args.name, hops=args.hops, as_of=_as_of(args))
     _print(args, result.as_dict(), render_exploration(result))
@@ -766,7 +766,7 @@ def render_exploration(result) -> str:
 
 @command("lint")
 def cmd_lint(args: argparse.Namespace) -> int:
-    from memo_tui.core.lint import lint
+    from memo_tui.engine.graph.lint import lint
 
     problems = lint(args.ns)
     lines = [f"{p.check}: {p.subject}: {p.detail}" for p in problems]
@@ -776,7 +776,7 @@ def cmd_lint(args: argparse.Namespace) -> int:
 
 @command("metrics")
 def cmd_metrics(args: argparse.Namespace) -> int:
-    from memo_tui.core.metrics import prometheus_text
+    from memo_tui.runtime.metrics import prometheus_text
 
     sys.stdout.write(prometheus_text())
     return 0
@@ -784,7 +784,7 @@ def cmd_metrics(args: argparse.Namespace) -> int:
 
 def _unstorable(argv: list[str]) -> str | None:
     """What is wrong with the first argument no store could take, if one is."""
-    from memo_tui.core.sources import storable
+    from memo_tui.text.sources import storable
 
     for number, argument in enumerate(argv, 1):
         try:
@@ -821,7 +821,7 @@ def main(argv: list[str] | None = None, ends_process: bool = False) -> int:
         try:
             code = COMMANDS[args.command](args)
         finally:
-            from memo_tui.core import metrics
+            from memo_tui.runtime import metrics
 
             metrics.flush()
         if ends_process and args.command not in SERVING:  # its connection is this thread's, the one to close

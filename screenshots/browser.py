@@ -17,7 +17,7 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 
 from webserve import chromium, open_tab, serving  # noqa: E402
 
-from memo_tui.core.demo import build_demo  # noqa: E402
+from memo_tui.engine.demo import build_demo  # noqa: E402
 from memo_tui.store import db  # noqa: E402
 
 

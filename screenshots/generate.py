@@ -18,9 +18,9 @@ sys.path.insert(0, str(HERE.parent / "tests"))
 
 from tuistore import REVIEWER, FixedClock, select_question, settle  # noqa: E402
 
-from memo_tui.core import decisions  # noqa: E402
-from memo_tui.core.demo import build_demo  # noqa: E402
-from memo_tui.core.opening import open_store  # noqa: E402
+from memo_tui.engine.demo import build_demo  # noqa: E402
+from memo_tui.engine.graph.opening import open_store  # noqa: E402
+from memo_tui.engine.review import decisions  # noqa: E402
 from memo_tui.store import db  # noqa: E402
 from memo_tui.tui.app import MemoApp  # noqa: E402
 

@@ -14,7 +14,7 @@ import uuid
 
 import pytest
 
-from memo_tui.core.opening import open_store
+from memo_tui.engine.graph.opening import open_store
 from memo_tui.store import db
 
 pytest_plugins = ["tuistore"]  # the demo-store fixtures of the TUI tests

@@ -1,10 +1,10 @@
 """Helpers for tests: the graph's rows as comparable tuples, questions made by hand, and a family
 of spellings that the queue shows as one cluster."""
 
-from memo_tui.core.ingest import ingest_records
-from memo_tui.core.resolver import resolve
-from memo_tui.core.sources import PassageRecord, parse_time
+from memo_tui.engine.ingest import ingest_records
+from memo_tui.engine.resolve.resolver import resolve
 from memo_tui.store import Alias, Entity, Mention, Question, Relation
+from memo_tui.text.sources import PassageRecord, parse_time
 
 DASHBOARD = [
     ("a1", "The Ops Dashboard shows p99 latency for checkout.", "wiki"),

@@ -9,13 +9,13 @@ import pytest
 from conftest import drop_pg_database, pg_database
 from graphrows import graph_rows
 
-from memo_tui.core import decisions
-from memo_tui.core.graph import explore, related
-from memo_tui.core.ingest import ingest_paths
-from memo_tui.core.lint import lint
-from memo_tui.core.opening import open_second_store, open_store
-from memo_tui.core.queue import pending
-from memo_tui.core.resolver import resolve
+from memo_tui.engine.graph.lint import lint
+from memo_tui.engine.graph.neighbourhood import explore, related
+from memo_tui.engine.graph.opening import open_second_store, open_store
+from memo_tui.engine.ingest import ingest_paths
+from memo_tui.engine.resolve.resolver import resolve
+from memo_tui.engine.review import decisions
+from memo_tui.engine.review.queue import pending
 from memo_tui.errors import MemoError
 from memo_tui.store import Decision, Entity, Fold, Question, db
 from memo_tui.store.copy import copy_namespaces

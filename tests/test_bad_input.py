@@ -135,7 +135,7 @@ def test_unreadable_directory_is_reported_even_as_root(run_cli, tmp_path, monkey
     def refuse(path):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr("memo_tui.core.sources.os.scandir", refuse)
+    monkeypatch.setattr("memo_tui.text.sources.os.scandir", refuse)
     (tmp_path / "d").mkdir()
     code, _, err = run_cli("ingest", str(tmp_path / "d"))
     assert code == 1 and err.strip() == f"{tmp_path / 'd'}: permission denied"

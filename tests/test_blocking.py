@@ -4,8 +4,8 @@ would fold or ask about."""
 import sys
 from pathlib import Path
 
-from memo_tui.core.blocking import candidate_pairs
-from memo_tui.core.rules import Name, judge_pair
+from memo_tui.names.blocking import candidate_pairs
+from memo_tui.names.rules import Name, judge_pair
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from corpus import entity_names  # noqa: E402
@@ -84,7 +84,7 @@ def test_the_families_of_chats_and_notes_are_found_as_brute_force_finds_them():
         ("URL", "URLs"), ("ID", "IDs"), ("Deborah", "Deb"), ("Joanna Smith", "Jo"), ("Cal", "Calvin"), ("Evan", "Ev"),
     }  # fmt: skip
     assert {(i, j) for i, j in candidate_pairs(names) if positive(names, i, j)} == brute
-    from memo_tui.core.blocking import gram_order, name_probes, name_tokens
+    from memo_tui.names.blocking import gram_order, name_probes, name_tokens
 
     tokens = [name_tokens(n, gram_order(names)) for n in names]
     probes = [name_probes(n, t) for n, t in zip(names, tokens, strict=True)]
@@ -92,7 +92,7 @@ def test_the_families_of_chats_and_notes_are_found_as_brute_force_finds_them():
 
 
 def test_the_parallel_path_finds_the_same_pairs(monkeypatch):
-    from memo_tui.core import blocking
+    from memo_tui.names import blocking
 
     names = names_for(1500, seed=5)
     serial = candidate_pairs(names)
@@ -103,7 +103,7 @@ def test_the_parallel_path_finds_the_same_pairs(monkeypatch):
 def test_every_blocked_pair_shares_a_token_the_incremental_pass_can_find():
     """What incremental blocking rests on: for every pair blocking makes, a probe of one side is a
     token of the other (the gram order taken from half the names, as a kept order meets new names)."""
-    from memo_tui.core.blocking import gram_order, name_probes, name_tokens
+    from memo_tui.names.blocking import gram_order, name_probes, name_tokens
 
     for seed in (1, 2):
         names = names_for(3000, seed=seed)
@@ -120,7 +120,7 @@ def test_each_spelling_family_finds_pairs_by_its_own_tokens_and_test():
     """What partner probing rests on: a pair the edit-distance family finds shares an edit token
     (E) both ways and is `within_edits`; a pair the trigram family finds shares a trigram token (G)
     both ways and is `grams_close`. So a candidate is tested only by the family that found it."""
-    from memo_tui.core.blocking import (
+    from memo_tui.names.blocking import (
         EditPairs,
         _trigram_prefix_filter,
         gram_order,
@@ -130,7 +130,7 @@ def test_each_spelling_family_finds_pairs_by_its_own_tokens_and_test():
         pair_of,
         within_edits,
     )
-    from memo_tui.core.rules import spelling_key
+    from memo_tui.names.rules import spelling_key
 
     names = names_for(2000, seed=4)
     order = gram_order(names[: len(names) // 2])
@@ -161,7 +161,7 @@ def test_the_trigram_family_finds_every_pair_sharing_80_percent_of_its_trigrams(
     doubled or two swapped, a short word added) put many pairs on both sides of Jaccard 0.8."""
     import random
 
-    from memo_tui.core.blocking import _trigram_prefix_filter, grams_close, pair_of
+    from memo_tui.names.blocking import _trigram_prefix_filter, grams_close, pair_of
 
     rng = random.Random(7)
     spellings = entity_names(900, seed=5)

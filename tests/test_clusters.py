@@ -5,12 +5,12 @@ import json
 import pytest
 from graphrows import ask, dashboard_family, graph_rows
 
-from memo_tui.core import clusters, decisions
-from memo_tui.core.ingest import ingest_records
-from memo_tui.core.queue import pending
-from memo_tui.core.sources import PassageRecord, parse_time
+from memo_tui.engine.ingest import ingest_records
+from memo_tui.engine.review import clusters, decisions, undo
+from memo_tui.engine.review.queue import pending
 from memo_tui.errors import MemoError
 from memo_tui.store import Entity, Passage, Question
+from memo_tui.text.sources import PassageRecord, parse_time
 
 NS = "default"
 
@@ -65,9 +65,9 @@ def test_folding_a_cluster_is_one_decision_that_reverts_as_one(family):
 def test_undo_and_redo_of_a_cluster_and_each_fold_alone(family):
     [item] = items()
     decision = clusters.answer_cluster(NS, item.id, "merge", "alice", "tui")
-    decisions.undo_last(NS, "alice", "tui")
+    undo.undo_last(NS, "alice", "tui")
     assert len(names()) == 4
-    redone = decisions.redo_last(NS, "alice", "tui")
+    redone = undo.redo_last(NS, "alice", "tui")
     assert redone.action == "cluster" and redone.id != decision.id and names() == ["Ops Dashboard"]
     # one member's fold reverted alone from the history: only that spelling comes back
     children = [d for d in decisions.history(NS) if d.id in redone.payload["decisions"]]
@@ -165,7 +165,7 @@ def test_a_family_of_passages_keeps_the_newest_and_reverts_as_one(store):
     assert live_passages() == ["t2"] and pending(NS) == []
     decisions.revert(NS, decision.id, "alice", "cli")
     assert live_passages() == ["t0", "t1", "t2"] and len(pending(NS)) == 2
-    decisions.redo_last(NS, "alice", "cli")
+    undo.redo_last(NS, "alice", "cli")
     assert live_passages() == ["t2"]
 
 
@@ -193,7 +193,7 @@ def test_cli_queue_json_and_merge_on_a_cluster(family, run_cli):
 
 
 def test_an_agents_proposal_never_links_a_cluster(family):
-    from memo_tui.core.proposals import propose
+    from memo_tui.engine.proposals import propose
 
     ingest_records(NS, [PassageRecord("x1", "The Ops Dash board runs on the old cluster.", "a",
                                       entities=[{"name": "Ops Dash board"}])])  # fmt: skip
@@ -215,7 +215,7 @@ def test_redo_after_reverting_a_cluster_keeps_a_member_reverted_alone_out(family
     decisions.revert(NS, child.id, "alice", "cli")  # the reviewer takes one spelling back out
     decisions.revert(NS, decision.id, "alice", "cli")
     assert len(names()) == 4
-    decisions.undo_last(NS, "alice", "cli")  # undo the revert: the cluster's folds, as they stood
+    undo.undo_last(NS, "alice", "cli")  # undo the revert: the cluster's folds, as they stood
     assert names() == ["Ops Dashboard", "OpsDashboard"]
 
 
@@ -276,7 +276,7 @@ def test_two_members_kept_apart_leave_the_less_likely_one_out(family):
 def test_reverting_one_member_of_a_merged_cluster_reopens_no_question_its_sides_are_still_one(family, member):
     """The member's fold goes back, and with it the questions that fold had settled, except those
     whose two sides the cluster's other folds still make one entity: those stay settled."""
-    from memo_tui.core import folds
+    from memo_tui.engine.graph import folds
 
     [item] = items()
     decision = clusters.answer_cluster(NS, item.id, "merge", "alice", "cli")

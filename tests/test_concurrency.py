@@ -12,13 +12,13 @@ import time
 import pytest
 from graphrows import ask, graph_rows
 
-from memo_tui.core import decisions
-from memo_tui.core.ingest import ingest_records
-from memo_tui.core.lint import lint
-from memo_tui.core.resolver import resolve
-from memo_tui.core.sources import PassageRecord
+from memo_tui.engine.graph.lint import lint
+from memo_tui.engine.ingest import ingest_records
+from memo_tui.engine.resolve.resolver import resolve
+from memo_tui.engine.review import decisions
 from memo_tui.store import Decision, Fold, Passage, Question, db
 from memo_tui.store.locks import pass_lock
+from memo_tui.text.sources import PassageRecord
 
 pytestmark = pytest.mark.slow
 
@@ -105,8 +105,9 @@ def test_two_reverts_of_one_decision_at_once_give_one_revert(store):
 
 KILLED_PASS = """
 import sys, time
-from memo_tui.core import decisions, resolver
-from memo_tui.core.opening import open_store
+from memo_tui.engine.review import decisions
+from memo_tui.engine.resolve import resolver
+from memo_tui.engine.graph.opening import open_store
 
 fold, made = decisions.fold_entities, []
 
@@ -211,7 +212,7 @@ def test_two_merges_through_a_shared_entity_at_once_leave_a_sound_graph(store, m
 def test_an_ingest_goes_on_when_a_fold_lands_between_its_chunks(store):
     """The ingest's caches of entity ids are dropped when another writer changed the graph: a mention
     of the absorbed spelling lands on the canonical, not on the id the fold deleted."""
-    from memo_tui.core.ingest import CHUNK, IngestReport, PassageWriter
+    from memo_tui.engine.ingest import CHUNK, IngestReport, PassageWriter
     from memo_tui.store import Entity, Mention
 
     records = [PassageRecord(f"p{i}", f"We run Kestrel beside Kestrels, note {i}.", "a") for i in range(2 * CHUNK)]

@@ -9,8 +9,8 @@ from pathlib import Path
 import pytest
 from graphrows import graph_rows
 
-from memo_tui.core import conflict_search, conflicts, decisions, pass_memory, similar_sets
-from memo_tui.core.conflicts import (
+from memo_tui.engine import conflicts
+from memo_tui.engine.conflicts import (
     DUPLICATE_JACCARD,
     _word_id,
     differing_words,
@@ -20,14 +20,17 @@ from memo_tui.core.conflicts import (
     passage_sets,
     words,
 )
-from memo_tui.core.graph import related
-from memo_tui.core.ingest import forget, ingest_paths, ingest_records
-from memo_tui.core.queue import pending
-from memo_tui.core.rebuild import rebuild
-from memo_tui.core.resolver import resolve
-from memo_tui.core.similar_sets import Packed, Plan, grams, similar_pairs
-from memo_tui.core.sources import PassageRecord
+from memo_tui.engine.graph.neighbourhood import related
+from memo_tui.engine.ingest import forget, ingest_paths, ingest_records
+from memo_tui.engine.rebuild import rebuild
+from memo_tui.engine.resolve import conflict_search, pass_memory
+from memo_tui.engine.resolve.resolver import resolve
+from memo_tui.engine.review import decisions
+from memo_tui.engine.review.queue import pending
 from memo_tui.store import Passage, PassMemory, Question
+from memo_tui.text import similar_sets
+from memo_tui.text.similar_sets import Packed, Plan, grams, similar_pairs
+from memo_tui.text.sources import PassageRecord
 
 NS = "default"
 
@@ -407,7 +410,7 @@ def test_forgetting_a_passage_settles_its_questions(story):
 
 
 def test_a_review_that_retires_a_passage_leaves_the_store_lint_clean(store):
-    from memo_tui.core.lint import lint
+    from memo_tui.engine.graph.lint import lint
 
     text = "Deploys of the Nimbus Console need a green build on main and a second reviewer"
     ingest_records(
@@ -437,7 +440,7 @@ def test_template_text_is_paired_by_what_else_it_shares_and_exactly():
     every pair of the template (the brute force below is the reference)."""
     import random
 
-    from memo_tui.core.conflicts import (
+    from memo_tui.engine.conflicts import (
         NEAR_JACCARD,
         SAME_ENTITIES,
         jaccard,
@@ -467,7 +470,7 @@ def test_a_passage_that_names_nothing_is_left_out_of_the_contradiction_search():
     """Only passages naming nearly the same entities can contradict each other: one that names none
     is neither paired nor indexed for it (its masked 3-grams are not made), though its text says the
     same with another number."""
-    from memo_tui.core.conflicts import near_pairs
+    from memo_tui.engine.conflicts import near_pairs
 
     texts = [f"The Acme Gateway timeout is {n} seconds for the billing service and its workers." for n in (30, 60, 90)]
     kept: list = []
@@ -512,7 +515,7 @@ TIMELINE_REASON = (
 
 
 def items() -> list:
-    from memo_tui.core.clusters import group
+    from memo_tui.engine.review.clusters import group
 
     return group(NS, pending(NS))
 
@@ -522,7 +525,7 @@ def live() -> list[str]:
 
 
 def test_a_value_that_changed_twice_is_one_item_that_keeps_the_newest_and_reverts_as_one(store):
-    from memo_tui.core import clusters
+    from memo_tui.engine.review import clusters
 
     ingest_records(NS, TIMELINE)
     resolve(NS)
@@ -539,7 +542,7 @@ def test_a_value_that_changed_twice_is_one_item_that_keeps_the_newest_and_revert
 
 
 def test_a_timeline_can_keep_an_older_value_and_a_pass_retires_nothing_by_itself(store):
-    from memo_tui.core import clusters
+    from memo_tui.engine.review import clusters
 
     ingest_records(NS, TIMELINE)
     resolve(NS)
@@ -563,7 +566,7 @@ def test_a_timeline_that_grows_is_still_one_item_incrementally_as_in_full(store)
 
 
 def test_the_queue_shows_each_value_of_a_timeline_with_its_date(store, run_cli):
-    from memo_tui.core.clusters import cluster_detail
+    from memo_tui.engine.review.clusters import cluster_detail
 
     ingest_records(NS, TIMELINE)
     run_cli("resolve")

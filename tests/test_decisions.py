@@ -4,12 +4,12 @@ import peewee as pw
 import pytest
 from graphrows import ask, graph_rows
 
-from memo_tui.core import decisions
-from memo_tui.core.decisions import AlreadyDecided, current_actor
-from memo_tui.core.ingest import ingest_records
-from memo_tui.core.sources import PassageRecord, parse_time
+from memo_tui.engine.ingest import ingest_records
+from memo_tui.engine.review import decisions, undo
+from memo_tui.engine.review.decisions import AlreadyDecided, current_actor
 from memo_tui.errors import MemoError
 from memo_tui.store import Entity, KeepApart, Passage, Question, db
+from memo_tui.text.sources import PassageRecord, parse_time
 
 NS = "default"
 
@@ -111,10 +111,10 @@ def test_undo_reverts_the_reviewers_own_last_decision(pairs):
     q1, q2 = ask("PostgreSQL", "Postgres"), ask("Claude Code", "claude-code")
     decisions.answer(NS, q1, "reject", "alice", "cli")
     decisions.answer(NS, q2, "merge", "bob", "cli")
-    undone = decisions.undo_last(NS, "alice", "tui")
+    undone = undo.undo_last(NS, "alice", "tui")
     assert undone.channel == "tui" and "reverted" in undone.summary
     assert status(q1) == "pending" and status(q2) == "merged"
-    again = decisions.undo_last(NS, "alice", "tui")  # undoes the undo: the reject is made again
+    again = undo.undo_last(NS, "alice", "tui")  # undoes the undo: the reject is made again
     assert again.action == "reject" and status(q1) == "rejected" and status(q2) == "merged"
 
 
@@ -214,7 +214,7 @@ def test_a_manual_fold_settles_the_questions_it_answers_and_its_revert_reopens_t
 
 
 def test_the_queue_shows_a_folded_side_as_the_entity_it_lives_in_now(priya):
-    from memo_tui.core.queue import pending
+    from memo_tui.engine.review.queue import pending
 
     decisions.manual_fold(NS, "PR", "Priya R.", "bob", "cli")  # not an answer to any question here
     shown = {q.id: q for q in pending(NS)}
@@ -234,7 +234,7 @@ def test_undo_after_a_revert_makes_the_reverted_decision_again_and_touches_nothi
     older = decisions.answer(NS, priya["raman_pr"], "reject", "alice", "cli")
     kept = decisions.answer(NS, priya["raman_short"], "keep_both", "alice", "cli")
     decisions.revert(NS, kept.id, "alice", "cli")
-    again = decisions.undo_last(NS, "alice", "cli")  # undoes the revert
+    again = undo.undo_last(NS, "alice", "cli")  # undoes the revert
     assert again.action == "keep_both" and status(priya["raman_short"]) == "keep_both"
     assert status(priya["raman_pr"]) == "rejected" and decision_row(older.id).undone_at is None
 
@@ -242,12 +242,12 @@ def test_undo_after_a_revert_makes_the_reverted_decision_again_and_touches_nothi
 def test_redo_makes_again_what_undo_undid_the_same_way(priya):
     merged = decisions.answer(NS, priya["raman_short"], "merge", "alice", "cli", swap=True)
     absorbed = merged.payload["absorbed"]["name"]
-    decisions.undo_last(NS, "alice", "cli")
+    undo.undo_last(NS, "alice", "cli")
     assert status(priya["raman_short"]) == "pending"
-    redone = decisions.redo_last(NS, "alice", "cli")
+    redone = undo.redo_last(NS, "alice", "cli")
     assert redone.action == "merge" and redone.payload["absorbed"]["name"] == absorbed  # --swap kept
     with pytest.raises(MemoError, match="nothing to redo"):
-        decisions.redo_last(NS, "alice", "cli")
+        undo.redo_last(NS, "alice", "cli")
 
 
 def decision_row(decision_id: int):
@@ -258,9 +258,9 @@ def decision_row(decision_id: int):
 
 def test_undo_says_when_there_is_nothing_to_undo(priya):
     with pytest.raises(MemoError, match="nothing to undo"):
-        decisions.undo_last(NS, "alice", "cli")
+        undo.undo_last(NS, "alice", "cli")
     decision = decisions.answer(NS, priya["raman_pr"], "reject", "alice", "cli")
-    assert decisions.undo_last(NS, "alice", "cli").payload["decision"] == decision.id
+    assert undo.undo_last(NS, "alice", "cli").payload["decision"] == decision.id
 
 
 def test_a_batch_answers_as_one_decision_that_reverts_undoes_and_redoes_as_one(pairs):
@@ -269,9 +269,9 @@ def test_a_batch_answers_as_one_decision_that_reverts_undoes_and_redoes_as_one(p
     batch = decisions.answer_batch(NS, [q1, q2], "merge", "alice", "tui")
     assert batch.action == "batch" and status(q1) == status(q2) == "merged"
     assert graph_rows() != before
-    decisions.undo_last(NS, "alice", "tui")  # one undo for the whole batch
+    undo.undo_last(NS, "alice", "tui")  # one undo for the whole batch
     assert status(q1) == status(q2) == "pending" and graph_rows() == before
-    decisions.redo_last(NS, "alice", "tui")
+    undo.redo_last(NS, "alice", "tui")
     assert status(q1) == status(q2) == "merged"
     again = decisions.history(NS)[0]
     assert again.action == "batch"

@@ -3,10 +3,10 @@
 import json
 from importlib.resources import files
 
-from memo_tui.core.ingest import ingest_records
-from memo_tui.core.opening import open_store
-from memo_tui.core.sources import PassageRecord
+from memo_tui.engine.graph.opening import open_store
+from memo_tui.engine.ingest import ingest_records
 from memo_tui.store import Passage, Question, db
+from memo_tui.text.sources import PassageRecord
 
 
 def corpus() -> list[dict]:
@@ -53,7 +53,7 @@ def test_rebuilding_the_demo_keeps_a_reviewers_decisions_unless_asked(tmp_path, 
     path = tmp_path / "demo.db"
     run_cli("demo", "--db", str(path), "--no-open")
     open_store(str(path))
-    from memo_tui.core import decisions
+    from memo_tui.engine.review import decisions
 
     question = Question.select().where(Question.status == "pending").first()
     decisions.answer("default", question.id, "keep_both", "alice", "cli")

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from memo_tui.cli import main
-from memo_tui.core import evidence
+from memo_tui.names import evidence
 
 DEMO = Path(__file__).parents[1] / "memo_tui" / "demo"
 

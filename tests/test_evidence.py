@@ -2,13 +2,13 @@
 
 import pytest
 
-from memo_tui.core import evidence
-from memo_tui.core.evidence import StoreFacts, defines, prior, weigh
-from memo_tui.core.extract import extract
-from memo_tui.core.ingest import ingest_records
-from memo_tui.core.sources import PassageRecord
-from memo_tui.core.spellings import KnownSpellings
+from memo_tui.engine.ingest import ingest_records
+from memo_tui.names import evidence
+from memo_tui.names.evidence import StoreFacts, defines, prior, weigh
+from memo_tui.names.extract import extract
+from memo_tui.names.prose import KnownSpellings
 from memo_tui.store import Entity, Mention
+from memo_tui.text.sources import PassageRecord
 
 TABLE = {
     "priors": {"default": 0.5, "edit-distance": 0.2, "acronym": 0.3, "acronym+defined": 0.8, "+defined": 0.7},
@@ -149,7 +149,7 @@ def test_an_entitys_authors_are_those_of_all_its_passages_however_few_the_store_
 def test_every_prose_word_is_a_run_the_fast_path_looks_up(text):
     """`KnownSpellings.mentions` passes over a passage none of whose runs is a known key: each word the
     prose pattern finds must be one of those runs, whole."""
-    from memo_tui.core import spellings
+    from memo_tui.names import prose
 
-    words = spellings._PROSE.findall(text)
-    assert words and set(words) <= set(spellings._RUNS.findall(text))
+    words = prose._PROSE.findall(text)
+    assert words and set(words) <= set(prose._RUNS.findall(text))

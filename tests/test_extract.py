@@ -4,8 +4,8 @@ import re
 
 import pytest
 
-from memo_tui.core import extract as extract_module
-from memo_tui.core.extract import extract
+from memo_tui.names import extract as extract_module
+from memo_tui.names.extract import extract
 
 
 def names(text: str) -> dict[str, str]:

@@ -15,14 +15,14 @@ from hypothesis import Phase, settings
 from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, initialize, invariant, precondition, rule
 
-from memo_tui.core import decisions
-from memo_tui.core.entities import id_for_key
-from memo_tui.core.folds import home_of
-from memo_tui.core.ingest import ingest_records
-from memo_tui.core.opening import open_store
-from memo_tui.core.sources import PassageRecord
+from memo_tui.engine.graph.entities import id_for_key
+from memo_tui.engine.graph.folds import home_of
+from memo_tui.engine.graph.opening import open_store
+from memo_tui.engine.ingest import ingest_records
+from memo_tui.engine.review import decisions
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Decision, Entity, Fold, Mention, Question, Relation, db
+from memo_tui.text.sources import PassageRecord
 
 NAMES = {"Bob": "person", "Robert": "person", "Rob": "person", "Alice": "person", "Acme": "org", "Acme Gateway": None}
 PREDICATES = ["works_on", "knows", "owns"]

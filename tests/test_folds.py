@@ -5,13 +5,13 @@ import json
 import pytest
 from graphrows import graph_rows
 
-from memo_tui.core import decisions
-from memo_tui.core.entities import find
-from memo_tui.core.folds import canonical_order
-from memo_tui.core.ingest import ingest_records
-from memo_tui.core.sources import PassageRecord
+from memo_tui.engine.graph.entities import find
+from memo_tui.engine.graph.folds import canonical_order
+from memo_tui.engine.ingest import ingest_records
+from memo_tui.engine.review import decisions
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Entity, Fold, Mention, Passage, Relation
+from memo_tui.text.sources import PassageRecord
 
 NS = "default"
 

@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
-from memo_tui.core.lint import lint
+from memo_tui.engine.graph.lint import lint
 from memo_tui.store import Passage
 
 # derandomized and without shrinking: the same examples every run, in a bounded time (a failure

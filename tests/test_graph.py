@@ -4,11 +4,12 @@ from datetime import datetime
 
 import pytest
 
-from memo_tui.core import decisions, metrics
-from memo_tui.core.graph import explore, graph_for, related
-from memo_tui.core.ingest import forget, ingest_records
-from memo_tui.core.sources import PassageRecord
+from memo_tui.engine.graph.neighbourhood import explore, graph_for, related
+from memo_tui.engine.ingest import forget, ingest_records
+from memo_tui.engine.review import decisions
 from memo_tui.errors import MemoError
+from memo_tui.runtime import metrics
+from memo_tui.text.sources import PassageRecord
 
 NS = "default"
 

@@ -6,14 +6,14 @@ import peewee as pw
 import pytest
 from graphrows import graph_rows, question_between
 
-from memo_tui.core import decisions
-from memo_tui.core.ingest import forget, ingest_records
-from memo_tui.core.links import also_see, relink_all
-from memo_tui.core.lint import lint
-from memo_tui.core.rebuild import rebuild
-from memo_tui.core.resolver import resolve
-from memo_tui.core.sources import PassageRecord
+from memo_tui.engine.graph.links import also_see, relink_all
+from memo_tui.engine.graph.lint import lint
+from memo_tui.engine.ingest import forget, ingest_records
+from memo_tui.engine.rebuild import rebuild
+from memo_tui.engine.resolve.resolver import resolve
+from memo_tui.engine.review import decisions
 from memo_tui.store import Alias, Entity, Fold, Mention, Passage, db
+from memo_tui.text.sources import PassageRecord
 
 NS = "default"
 
@@ -204,7 +204,8 @@ def test_an_ingest_links_passages_the_same_without_reading_the_mentions_of_the_n
     first into an empty namespace (whose entities the ingest then knows without looking them up)."""
     import random
 
-    from memo_tui.core import ingest, links
+    from memo_tui.engine import ingest
+    from memo_tui.engine.graph import links
     from memo_tui.store import PassageLink
 
     monkeypatch.setattr(ingest, "CHUNK", 40)

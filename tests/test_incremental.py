@@ -10,13 +10,15 @@ from pathlib import Path
 import pytest
 from conftest import drop_pg_database, pg_database
 
-from memo_tui.core import conflict_search, decisions, evidence, name_memory, pass_memory, resolver
-from memo_tui.core.ingest import ingest_records
-from memo_tui.core.opening import open_store
-from memo_tui.core.resolver import resolve
-from memo_tui.core.sources import PassageRecord
+from memo_tui.engine.graph.opening import open_store
+from memo_tui.engine.ingest import ingest_records
+from memo_tui.engine.resolve import conflict_search, pass_memory, resolver
+from memo_tui.engine.resolve.resolver import resolve
+from memo_tui.engine.review import decisions
 from memo_tui.errors import MemoError
+from memo_tui.names import evidence, name_memory
 from memo_tui.store import Decision, Entity, Fold, PassMemory, Question, db
+from memo_tui.text.sources import PassageRecord
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from corpus import entity_names  # noqa: E402
@@ -317,7 +319,7 @@ def _memory_rows() -> list[tuple[str, str, bytes]]:
 def test_a_pass_that_stops_before_its_save_leaves_the_memory_as_it_was(store, monkeypatch):
     """A full pass writes its names part ahead of the save (staged, never read): stopped before the
     save, the memory is what it was and the next pass works from it; a dry run stages nothing."""
-    from memo_tui.core.resolver import Cancelled
+    from memo_tui.engine.resolve.resolver import Cancelled
 
     monkeypatch.setattr(pass_memory, "CHUNK", 1000)  # parts of many rows
     rng, pool = random.Random(6), entity_names(80, seed=6)
@@ -357,7 +359,7 @@ def test_what_nothing_changed_is_not_weighed_again_pass_after_pass(store, monkey
 
 
 def test_a_rebuild_makes_the_next_pass_a_full_one(store):
-    from memo_tui.core.rebuild import rebuild
+    from memo_tui.engine.rebuild import rebuild
 
     ingest_records(NS, _passages(random.Random(2), entity_names(60, seed=2), 0, 30))
     resolve(NS)
@@ -538,7 +540,7 @@ def test_a_pass_looks_up_no_word_frequency_that_an_earlier_one_kept(store, monke
     with the word list out of reach, and finds what the first one found."""
     import wordfreq
 
-    from memo_tui.core import rules
+    from memo_tui.names import rules
 
     records = [PassageRecord(f"w{k}", f"{name} ships today.", "notes", entities=[{"name": name}])
                for k, name in enumerate(["ReAct", "React", "AgentS", "Agents"] * 2)]  # fmt: skip
@@ -564,9 +566,9 @@ def test_a_full_pass_keeps_the_names_part_a_rebuilt_memory_keeps():
     for byte: marshal marks the objects referenced more than once, which differ between the two)."""
     import marshal
 
-    from memo_tui.core.blocking import gram_order, name_tokens
-    from memo_tui.core.name_memory import NameMemory, Names, _base_part, _base_part_of
-    from memo_tui.core.rules import Name
+    from memo_tui.names.blocking import gram_order, name_tokens
+    from memo_tui.names.name_memory import NameMemory, Names, _base_part, _base_part_of
+    from memo_tui.names.rules import Name
 
     types = [None, "person", "tool", None]
     built = [Name(i * 3, name, types[i % 4]) for i, name in enumerate(entity_names(3000, seed=9))]

@@ -4,12 +4,12 @@ import json
 
 import pytest
 
-from memo_tui.core import ingest
-from memo_tui.core.ingest import forget, ingest_paths, ingest_records
-from memo_tui.core.sources import PassageRecord
+from memo_tui.engine import ingest
+from memo_tui.engine.ingest import forget, ingest_paths, ingest_records
 from memo_tui.store import Entity, Mention, Passage, Relation, graph_version, statements
 from memo_tui.store.connect import is_postgres
 from memo_tui.store.models import db
+from memo_tui.text.sources import PassageRecord
 
 
 def write_jsonl(path, rows):

@@ -2,7 +2,7 @@
 
 import pytest
 
-from memo_tui.core.keys import digit_runs, identity_key, merge_key, strip_accents, tokens, trigrams
+from memo_tui.names.keys import digit_runs, identity_key, merge_key, strip_accents, tokens, trigrams
 
 
 @pytest.mark.parametrize(

@@ -3,7 +3,7 @@
 import json
 from pathlib import Path
 
-from memo_tui.core.evaluate import evaluate, read_pairs
+from memo_tui.quality.evaluate import evaluate, read_pairs
 
 PAIRS = Path(__file__).parent / "data" / "labelled_pairs.jsonl"
 

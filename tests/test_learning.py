@@ -1,12 +1,13 @@
 """Learning by asking: once reviewers have merged enough questions of one pattern and rejected none,
 the pass folds the rest of that pattern itself, as `learned` folds that revert like any other."""
 
-from memo_tui.core import decisions, evidence
-from memo_tui.core.ingest import ingest_records
-from memo_tui.core.queue import pending
-from memo_tui.core.resolver import resolve
-from memo_tui.core.sources import PassageRecord
+from memo_tui.engine.ingest import ingest_records
+from memo_tui.engine.resolve.resolver import resolve
+from memo_tui.engine.review import decisions
+from memo_tui.engine.review.queue import pending
+from memo_tui.names import evidence
 from memo_tui.store import Entity, Fold
+from memo_tui.text.sources import PassageRecord
 
 NS = "default"
 WORDS = [

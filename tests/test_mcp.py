@@ -15,8 +15,8 @@ from graphrows import dashboard_family, graph_rows
 from tuistore import pilot_test
 
 from memo_tui import __version__
-from memo_tui.core.ingest import forget, ingest_paths
-from memo_tui.core.resolver import resolve
+from memo_tui.engine.ingest import forget, ingest_paths
+from memo_tui.engine.resolve.resolver import resolve
 from memo_tui.store import Decision, Entity, KeepApart, Passage, Question
 
 mcp = pytest.importorskip("mcp")

@@ -13,10 +13,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 import mine_pairs  # noqa: E402
 import realtext  # noqa: E402
 
-from memo_tui.core.ingest import ingest_records  # noqa: E402
-from memo_tui.core.opening import open_store  # noqa: E402
-from memo_tui.core.sources import PassageRecord  # noqa: E402
+from memo_tui.engine.graph.opening import open_store  # noqa: E402
+from memo_tui.engine.ingest import ingest_records  # noqa: E402
 from memo_tui.store import db  # noqa: E402
+from memo_tui.text.sources import PassageRecord  # noqa: E402
 
 
 def miner_of(names: list[str]) -> dict[frozenset, str]:

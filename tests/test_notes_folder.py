@@ -3,8 +3,8 @@ author taken from the notes, never from their paths."""
 
 import pytest
 
-from memo_tui.core import ingest
-from memo_tui.core.ingest import ingest_paths
+from memo_tui.engine import ingest
+from memo_tui.engine.ingest import ingest_paths
 from memo_tui.store import Passage
 
 NS = "default"

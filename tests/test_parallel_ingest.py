@@ -3,10 +3,10 @@
 import sys
 from pathlib import Path
 
-from memo_tui.core import ingest
-from memo_tui.core.opening import open_store
-from memo_tui.core.sources import parse_object
+from memo_tui.engine import ingest
+from memo_tui.engine.graph.opening import open_store
 from memo_tui.store import Entity, Mention, Passage, Relation, db
+from memo_tui.text.sources import parse_object
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
 from corpus import passages  # noqa: E402

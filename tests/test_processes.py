@@ -8,10 +8,10 @@ import time
 import pytest
 from graphrows import ask
 
-from memo_tui.core.ingest import ingest_records
-from memo_tui.core.opening import open_store
-from memo_tui.core.sources import PassageRecord
+from memo_tui.engine.graph.opening import open_store
+from memo_tui.engine.ingest import ingest_records
 from memo_tui.store import Alias, Entity, Fold, Mention, Passage, db, utcnow
+from memo_tui.text.sources import PassageRecord
 
 pytestmark = pytest.mark.slow
 
@@ -49,8 +49,8 @@ def test_two_reviewers_racing_on_one_question(store):
 
 CHILD = """
 import sys
-from memo_tui.core.opening import open_store
-from memo_tui.core import decisions
+from memo_tui.engine.graph.opening import open_store
+from memo_tui.engine.review import decisions
 open_store(sys.argv[1])
 print("ready", flush=True)
 decisions.manual_fold("default", "Big Absorbed", "Big Canonical", "crash-test", "cli")

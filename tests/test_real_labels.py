@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from memo_tui.core.evaluate import read_pairs
+from memo_tui.quality.evaluate import read_pairs
 
 REAL = Path(__file__).parent / "data" / "real"
 CHATS = Path(__file__).parents[2] / "shared" / "corpora" / "locomo-dev"

@@ -2,7 +2,7 @@
 calibration fitted on the other kinds (leave one kind out), so that these figures are what a new
 store of that kind would get (the real-text evaluation, ARCHITECTURE.md; `memo-tui eval --kinds`).
 
-The kinds and their data are `memo_tui.core.kinds`; the conversations are not the project's to
+The kinds and their data are `memo_tui.quality.kinds`; the conversations are not the project's to
 commit and skip without ../shared/corpora. Labels were judged by reading the passages; a pair a judge
 could not decide is labelled null and counted apart; an unlabelled item is never counted right.
 """
@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from memo_tui.core.kinds import KINDS, evaluate_kind
+from memo_tui.quality.kinds import KINDS, evaluate_kind
 
 pytestmark = pytest.mark.slow
 

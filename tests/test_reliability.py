@@ -15,12 +15,12 @@ import pytest
 from tuistore import pilot_test
 
 from memo_tui.cli import main
-from memo_tui.core.ingest import ingest_records
-from memo_tui.core.opening import open_store
-from memo_tui.core.sources import PassageRecord
+from memo_tui.engine.graph.opening import open_store
+from memo_tui.engine.ingest import ingest_records
 from memo_tui.store import Passage, db
 from memo_tui.store.connect import shown
 from memo_tui.store.locks import pass_lock
+from memo_tui.text.sources import PassageRecord
 
 NS = "default"
 
@@ -242,7 +242,7 @@ def test_renaming_an_entity_to_its_own_name_is_refused_and_lint_stays_clean(run_
 
 def test_a_full_disk_says_so_with_what_was_committed_and_an_ingest_again_goes_on(tmp_path, monkeypatch, capsys):
     # SQLite's own full-disk error, at a page limit: a real disk filled up fails the same way
-    from memo_tui.core import ingest
+    from memo_tui.engine import ingest
     from memo_tui.store import connect
 
     monkeypatch.setattr(ingest, "CHUNK", 40)
@@ -269,7 +269,7 @@ def test_a_full_disk_says_so_with_what_was_committed_and_an_ingest_again_goes_on
 
 KILLED_PARENT = """
 import os, sys, time
-from memo_tui.core.processes import second_process
+from memo_tui.runtime.processes import second_process
 
 if __name__ == "__main__":
     pool = second_process()

@@ -5,13 +5,21 @@ import json
 import pytest
 from graphrows import graph_rows, question_between
 
-from memo_tui.core import decisions, evidence
-from memo_tui.core.ingest import ingest_records
-from memo_tui.core.passages import retire
-from memo_tui.core.queue import pending
-from memo_tui.core.resolver import joint_texts, live_mentions, live_sources, mention_sets, resolve, store_facts
-from memo_tui.core.sources import PassageRecord
+from memo_tui.engine.graph.passages import retire
+from memo_tui.engine.ingest import ingest_records
+from memo_tui.engine.resolve.resolver import (
+    joint_texts,
+    live_mentions,
+    live_sources,
+    mention_sets,
+    resolve,
+    store_facts,
+)
+from memo_tui.engine.review import decisions
+from memo_tui.engine.review.queue import pending
+from memo_tui.names import evidence
 from memo_tui.store import Decision, Entity, Mention, Passage, Question
+from memo_tui.text.sources import PassageRecord
 
 NS = "default"
 

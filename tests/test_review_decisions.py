@@ -3,13 +3,13 @@
 import pytest
 from graphrows import ask, graph_rows
 
-from memo_tui.core import decisions
-from memo_tui.core.ingest import ingest_records
-from memo_tui.core.queue import pending
-from memo_tui.core.rebuild import rebuild
-from memo_tui.core.sources import PassageRecord
+from memo_tui.engine.ingest import ingest_records
+from memo_tui.engine.rebuild import rebuild
+from memo_tui.engine.review import decisions, undo
+from memo_tui.engine.review.queue import pending
 from memo_tui.errors import MemoError
 from memo_tui.store import Entity, Mention, NotAName, Question
+from memo_tui.text.sources import PassageRecord
 
 NS = "default"
 
@@ -65,9 +65,9 @@ def test_reverting_not_a_name_puts_every_row_back_and_lets_extraction_see_it_aga
 
 def test_undo_and_redo_of_not_a_name(changelog):
     decisions.not_a_name(NS, "Replaces", "alice", "cli")
-    decisions.undo_last(NS, "alice", "cli")
+    undo.undo_last(NS, "alice", "cli")
     assert entity("Replaces") is not None
-    decisions.redo_last(NS, "alice", "cli")
+    undo.redo_last(NS, "alice", "cli")
     assert entity("Replaces") is None and NotAName.select().count() == 1
 
 

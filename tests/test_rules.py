@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from memo_tui.core.rules import Name, entropy, judge_pair, prose_variants
+from memo_tui.names.rules import Name, entropy, judge_pair, prose_variants
 
 P = "person"
 

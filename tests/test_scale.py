@@ -4,16 +4,16 @@ import sqlite3
 
 import pytest
 
-from memo_tui.core import clusters
-from memo_tui.core.detail import entity_side, question_detail
-from memo_tui.core.ingest import ingest_records
-from memo_tui.core.lint import lint
-from memo_tui.core.queue import pending
-from memo_tui.core.resolver import resolve
-from memo_tui.core.sources import PassageRecord
+from memo_tui.engine.graph.lint import lint
+from memo_tui.engine.ingest import ingest_records
+from memo_tui.engine.resolve.resolver import resolve
+from memo_tui.engine.review import clusters
+from memo_tui.engine.review.detail import entity_side, question_detail
+from memo_tui.engine.review.queue import pending
 from memo_tui.store import Entity, db
 from memo_tui.store.connect import is_postgres
 from memo_tui.store.statements import SLICE
+from memo_tui.text.sources import PassageRecord
 
 NS = "default"
 LIMIT = 8000  # SQLite's variable limit for the test: a slice of ids, or 500 rows of 15 columns, fit

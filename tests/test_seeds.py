@@ -6,8 +6,8 @@ from pathlib import Path
 
 import pytest
 
-from memo_tui.core.resolver import resolve
-from memo_tui.core.rules import Name, judge_pair
+from memo_tui.engine.resolve.resolver import resolve
+from memo_tui.names.rules import Name, judge_pair
 from memo_tui.store import Alias, Entity, Question
 
 SEEDS = Path(__file__).parent / "data" / "seeds.jsonl"

@@ -18,10 +18,10 @@ import aiohttp
 import pytest
 from webserve import CHROMIUM, chromium, open_tab, serving
 
-from memo_tui.core import decisions
-from memo_tui.core.clusters import group
-from memo_tui.core.demo import build_demo
-from memo_tui.core.queue import pending
+from memo_tui.engine.demo import build_demo
+from memo_tui.engine.review import decisions
+from memo_tui.engine.review.clusters import group
+from memo_tui.engine.review.queue import pending
 from memo_tui.store import db
 
 TOKEN = "t0ken-for-the-tests-only_x"

@@ -6,8 +6,8 @@ import sqlite3
 import peewee as pw
 import pytest
 
-from memo_tui.core import opening
-from memo_tui.core.opening import open_store
+from memo_tui.engine.graph import opening
+from memo_tui.engine.graph.opening import open_store
 from memo_tui.errors import MemoError
 from memo_tui.store import Meta, Question, db, migrations, resolve_location
 from memo_tui.store.connect import bound_location
@@ -23,7 +23,7 @@ def test_sqlite_runs_in_wal_with_foreign_keys(tmp_path):
 def test_a_part_written_over_is_logged_once_not_zeroed_page_by_page_too(tmp_path):
     # Debian's SQLite zeroes every freed page (secure_delete): writing a part of the pass memory over
     # logged its old pages as zeros beside its new ones, twice the writes and twice the copying back
-    from memo_tui.core import pass_memory
+    from memo_tui.engine.resolve import pass_memory
 
     path = tmp_path / "part.db"
     database = open_store(str(path))
@@ -218,9 +218,9 @@ def test_inserted_times_are_each_rows_own_when_rows_share_some(store):
 
 
 def test_a_version_6_store_gets_passage_search_over_the_passages_it_holds(tmp_path):
-    from memo_tui.core import passage_reads
-    from memo_tui.core.ingest import forget, ingest_records
-    from memo_tui.core.sources import PassageRecord
+    from memo_tui.engine.ingest import forget, ingest_records
+    from memo_tui.engine.review import passage_reads
+    from memo_tui.text.sources import PassageRecord
 
     path = tmp_path / "v6.db"
     open_store(str(path))

@@ -2,7 +2,7 @@
 
 import pytest
 
-from memo_tui.core import likelihood
+from memo_tui.names import likelihood
 
 
 def pooled(pattern: str) -> float:

@@ -9,9 +9,9 @@ from rich.console import Console
 from textual.command import CommandList
 from tuistore import REVIEWER, demo_app, pilot_test, select_question, settle, wait_for
 
-from memo_tui.core.ingest import ingest_records
-from memo_tui.core.sources import PassageRecord
+from memo_tui.engine.ingest import ingest_records
 from memo_tui.store import Decision, Entity, Fold, KeepApart, Passage, Question
+from memo_tui.text.sources import PassageRecord
 from memo_tui.tui.app import MemoApp
 from memo_tui.tui.widgets.detail_pane import render_detail
 
@@ -147,7 +147,7 @@ async def test_a_resolution_pass_from_the_tui_queues_new_questions(demo_store):
 
 @pilot_test
 async def test_r_again_cancels_a_running_pass_and_answers_go_on_meanwhile(demo_store, monkeypatch):
-    from memo_tui.core.resolver import Cancelled
+    from memo_tui.engine.resolve.resolver import Cancelled
     from memo_tui.tui.screens import review
 
     started = []
@@ -307,7 +307,7 @@ async def test_g_and_G_go_to_the_ends_s_wraps_and_undo_lands_on_the_restored_que
 
 @pilot_test
 async def test_a_decision_made_elsewhere_shows_up_without_a_key(demo_store, monkeypatch):
-    from memo_tui.core import decisions
+    from memo_tui.engine.review import decisions
     from memo_tui.tui.screens import review
 
     monkeypatch.setattr(review, "LIVE_SECONDS", 0.2)
@@ -518,7 +518,7 @@ async def test_c_makes_a_member_the_canonical_and_d_marks_the_rest_different(dem
 async def test_a_key_typed_while_a_decision_is_applied_is_refused_visibly(demo_store, monkeypatch):
     import threading
 
-    from memo_tui.core import decisions
+    from memo_tui.engine.review import decisions
 
     release, answer = threading.Event(), decisions.answer
 
@@ -558,8 +558,8 @@ async def test_marked_questions_are_answered_even_when_a_cluster_is_highlighted(
 async def test_a_cluster_that_changes_elsewhere_is_shown_again_before_it_is_answered(demo_store):
     from graphrows import ask
 
-    from memo_tui.core.ingest import ingest_records
-    from memo_tui.core.sources import PassageRecord
+    from memo_tui.engine.ingest import ingest_records
+    from memo_tui.text.sources import PassageRecord
 
     async with demo_app().run_test(size=WIDE) as pilot:
         await select_cluster(pilot, "Claude Code")
@@ -627,7 +627,7 @@ async def test_undoing_a_cluster_or_a_batch_puts_the_cursor_on_what_it_restored(
 
 @pilot_test
 async def test_the_history_at_80x24_is_readable_and_its_cursor_follows_the_newest_entry(demo_store):
-    from memo_tui.core import decisions
+    from memo_tui.engine.review import decisions
 
     async with demo_app().run_test(size=(80, 24)) as pilot:
         await settle(pilot)
@@ -698,7 +698,7 @@ async def test_x_names_the_questions_it_would_reject(demo_store):
 
 
 def decisions_like(question_id: int) -> list[int]:
-    from memo_tui.core.decisions import questions_like
+    from memo_tui.engine.review.decisions import questions_like
 
     return questions_like("default", question_id)
 
@@ -788,7 +788,7 @@ async def test_a_pair_row_marks_the_side_m_keeps(demo_store):
 
 
 def test_a_conflict_row_says_its_subject_and_what_differs():
-    from memo_tui.core.queue import QuestionView
+    from memo_tui.engine.review.queue import QuestionView
     from memo_tui.tui.widgets.queue_pane import _sides
 
     def row(rule: str, reason: str) -> tuple[str, str]:

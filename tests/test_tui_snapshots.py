@@ -7,7 +7,7 @@ import pytest
 from textual.command import CommandList
 from tuistore import REVIEWER, demo_app, select_question, settle, wait_for
 
-from memo_tui.core import decisions
+from memo_tui.engine.review import decisions
 from memo_tui.store import Question
 from memo_tui.tui.app import MemoApp
 
@@ -160,7 +160,7 @@ def test_resolution_pass_from_the_tui(demo_store, snap_compare):
 
 
 def test_an_agents_proposal_in_the_queue_filtered_to_proposals(demo_store, snap_compare):
-    from memo_tui.core.proposals import propose
+    from memo_tui.engine.proposals import propose
 
     propose("default", "Bob Okafor", "Robert Okafor", "merge", "the standup notes call him both", "scribe")
 
@@ -244,9 +244,9 @@ def test_a_family_of_passages_as_one_card(demo_store, snap_compare):
 def test_a_timeline_card_says_each_value_with_its_date(demo_store, snap_compare):
     from datetime import datetime
 
-    from memo_tui.core.ingest import ingest_records
-    from memo_tui.core.resolver import resolve
-    from memo_tui.core.sources import PassageRecord
+    from memo_tui.engine.ingest import ingest_records
+    from memo_tui.engine.resolve.resolver import resolve
+    from memo_tui.text.sources import PassageRecord
 
     said = [(30, "2026-04-10"), (45, "2026-04-20"), (90, "2026-05-01")]
     ingest_records("default", [

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 from textual.worker import WorkerState
 
-from memo_tui.core import decisions
-from memo_tui.core.demo import build_demo
-from memo_tui.core.opening import open_store
+from memo_tui.engine.demo import build_demo
+from memo_tui.engine.graph.opening import open_store
+from memo_tui.engine.review import decisions
 from memo_tui.store import db
 from memo_tui.tui.app import MemoApp
 

@@ -24,14 +24,16 @@ from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
 from memo_tui import __version__
-from memo_tui.core import clusters, decisions, detail, graph, names, passage_reads, proposals, queue
-from memo_tui.core.entities import require
-from memo_tui.core.evidence import prior
-from memo_tui.core.resolver import resolve as resolve_pass
-from memo_tui.core.rules import Name, judge_pair
-from memo_tui.core.sources import MAX_LINE_BYTES, parse_object, parse_time
-from memo_tui.core.stats import store_stats
+from memo_tui.engine import proposals
+from memo_tui.engine.graph import name_index, neighbourhood
+from memo_tui.engine.graph.entities import require
+from memo_tui.engine.graph.stats import store_stats
+from memo_tui.engine.resolve.resolver import resolve as resolve_pass
+from memo_tui.engine.review import clusters, decisions, detail, passage_reads, queue
 from memo_tui.errors import MemoError
+from memo_tui.names.evidence import prior
+from memo_tui.names.rules import Name, judge_pair
+from memo_tui.text.sources import MAX_LINE_BYTES, parse_object, parse_time
 
 CHANNEL = "agent"
 MAX_ERROR = 300
@@ -368,7 +370,7 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
                 passages=s.passages,
                 score=round(score, 1),
             )  # fmt: skip
-            for s, score in names.search(namespace or default, query, limit)
+            for s, score in name_index.search(namespace or default, query, limit)
         ]
 
     def card(ns: str, name: str) -> EntityCard:
@@ -376,7 +378,7 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
         side = detail.entity_side(found.entity)
         return EntityCard(
             id=side.id, name=side.name, matched_alias=found.matched_alias, type=side.type, mentions=side.mentions,
-            passages=names.passages_naming(found.entity.id), aliases=side.aliases, latest_passages=side.passages,
+            passages=name_index.passages_naming(found.entity.id), aliases=side.aliases, latest_passages=side.passages,
         )  # fmt: skip
 
     @tool("One entity by name, alias or #id: type, counts, aliases and its latest passages.")
@@ -402,8 +404,8 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
         ] = None,
         as_of: AsOf = None,
         namespace: Namespace = None,
-    ) -> graph.Related:
-        return graph.related(namespace or default, name, limit=limit, kind=type, as_of=_time(as_of))
+    ) -> neighbourhood.Related:
+        return neighbourhood.related(namespace or default, name, limit=limit, kind=type, as_of=_time(as_of))
 
     @tool("A name's own passages, then its neighbours hop by hop with the passages that connect them.")
     def explore(
@@ -411,8 +413,8 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
         hops: Annotated[int, Field(strict=True, ge=1, le=3, description="how far to walk (1-3)")] = 1,
         as_of: AsOf = None,
         namespace: Namespace = None,
-    ) -> graph.Exploration:
-        return graph.explore(namespace or default, name, hops=hops, as_of=_time(as_of))
+    ) -> neighbourhood.Exploration:
+        return neighbourhood.explore(namespace or default, name, hops=hops, as_of=_time(as_of))
 
     @tool(
         "Pending review items, ranked as `memo-tui queue` ranks them: a family of 3 or more spellings or passages "

@@ -1,6 +1,6 @@
 """The store layer: the schema, connections, dialect differences, statements, locks and migrations.
 
-The engine (`memo_tui.core`) reads and writes through the models and the functions exported here;
+The engine (`memo_tui.engine`) reads and writes through the models and the functions exported here;
 every raw SQL statement, cursor and lock lives in this package. Nothing here imports the engine or
 the UI (import contracts in pyproject.toml, checked by `lint-imports`).
 """

@@ -2,7 +2,7 @@
 
 A store records its `schema_version` in `meta`. `upgrade` creates what is missing, then runs, for
 each version the store is behind, the schema step (here) and the engine's data step (passed in by
-the caller: `memo_tui.core.opening`), all in one transaction.
+the caller: `memo_tui.engine.graph.opening`), all in one transaction.
 """
 
 from __future__ import annotations

@@ -7,7 +7,7 @@ from functools import partial
 
 from textual.command import Hit, Hits, Provider
 
-from memo_tui.core.names import spellings
+from memo_tui.engine.graph.name_index import spellings
 
 MAX_CANDIDATES = 300
 

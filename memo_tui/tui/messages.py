@@ -6,11 +6,11 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from memo_tui.core.clusters import ClusterDetail
-from memo_tui.core.decisions import DecisionView
-from memo_tui.core.detail import Detail
-from memo_tui.core.graph import Related
-from memo_tui.core.queue import QuestionView, Signature
+from memo_tui.engine.graph.neighbourhood import Related
+from memo_tui.engine.review.clusters import ClusterDetail
+from memo_tui.engine.review.decisions import DecisionView
+from memo_tui.engine.review.detail import Detail
+from memo_tui.engine.review.queue import QuestionView, Signature
 
 
 @dataclass

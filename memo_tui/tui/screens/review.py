@@ -14,12 +14,13 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from memo_tui.core import clusters, decisions, folds
-from memo_tui.core.decisions import AlreadyDecided
-from memo_tui.core.detail import PASSAGES_PER_SIDE, question_detail
-from memo_tui.core.graph import related
-from memo_tui.core.queue import MEMORY_KINDS, Signature, kept_sides, matches, pending, signature, waiting
-from memo_tui.core.resolver import Cancelled, resolve
+from memo_tui.engine.graph import folds
+from memo_tui.engine.graph.neighbourhood import related
+from memo_tui.engine.resolve.resolver import Cancelled, resolve
+from memo_tui.engine.review import clusters, decisions, undo
+from memo_tui.engine.review.decisions import AlreadyDecided
+from memo_tui.engine.review.detail import PASSAGES_PER_SIDE, question_detail
+from memo_tui.engine.review.queue import MEMORY_KINDS, Signature, kept_sides, matches, pending, signature, waiting
 from memo_tui.errors import MemoError
 from memo_tui.tui.messages import (
     CanonicalChosen,
@@ -556,10 +557,10 @@ class ReviewScreen(Screen):
         table.action_cursor_down()
 
     def action_undo(self) -> None:
-        self._start(decisions.undo_last)
+        self._start(undo.undo_last)
 
     def action_redo(self) -> None:
-        self._start(decisions.redo_last)
+        self._start(undo.redo_last)
 
     def action_revert(self) -> None:
         if self.query_one(ContentSwitcher).current != "history":

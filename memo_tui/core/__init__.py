@@ -1,1 +1,0 @@
-"""The engine: store, extraction, ingest, folds. Never imports Textual."""

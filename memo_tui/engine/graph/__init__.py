@@ -1,0 +1,1 @@
+"""The graph: entities, folds, passages and their links, the neighbourhood of a name."""

@@ -1,0 +1,1 @@
+"""The resolution pass and what it keeps between passes."""

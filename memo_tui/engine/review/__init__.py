@@ -1,0 +1,1 @@
+"""The review queue and the answers to it: decisions, clusters, what a reviewer sees."""

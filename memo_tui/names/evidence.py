@@ -1,0 +1,455 @@
+"""The evidence layer: how likely two names are one thing, from what the store knows about them.
+
+The name rules (`rules.py`) say which pairs look alike and why. This layer turns a rule's verdict
+into a calibrated likelihood that the two are the same, from:
+
+- the **prior** of the rule's pattern: the share of same-pairs among hand-labelled pairs of that
+  pattern (`calibration.json`), moved by this store's own answers to the same pattern;
+- **shared neighbours**: names that passages of both sides also name, each weighted by its rarity
+  (log of live passages over the passages naming it), so that a shared `Debian` or `SDK` says little;
+- **shared sources**: authors who wrote passages with each spelling;
+- **defined together**: a passage that spells one as the other in parentheses (`Model Context
+  Protocol (MCP)`) or with "aka" / "also known as";
+- **contrasted**: a passage that uses both spellings without defining one by the other — writers who
+  use two spellings side by side usually mean two things (`use JOIN. instead of JOIN_`).
+
+Everything is deterministic. The weights in log-odds come from `calibration.json`, which
+`benchmarks/calibrate.py` fits on the labelled real-text stores; ARCHITECTURE.md describes the model.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+from collections import Counter
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from functools import cache
+from itertools import chain, repeat
+from pathlib import Path
+from typing import NamedTuple
+
+from memo_tui.errors import MemoError
+from memo_tui.names import likelihood
+
+CALIBRATION = Path(__file__).with_name("calibration.json")  # the packaged one, fitted on every labelled kind
+# names another calibration file for the pass to read: the real-text evaluation runs each kind of text
+# with the one fitted without it (`memo-tui eval --kinds`)
+CALIBRATION_ENV = "MEMO_TUI_CALIBRATION"
+TABLES = ("priors", "weights", "conflict_priors")  # what a calibration file holds
+# Below this a question is more than three times as likely wrong as right: not asked, but as a teaching
+# question (`resolver.TEACH_EVERY`). Impact never hides a question (it only ranks it); the cap handles volume.
+MIN_LIKELIHOOD = 0.25
+MIN_TEACH = 0.1  # below this (nine times as likely wrong as right) not even a teaching question is worth asking
+# identical merge keys fold unasked when both names share this many rare neighbours (on the labelled
+# real-text stores one shared rare neighbour was right 31 times of 31, none 243 of 263 on package summaries)
+CERTAIN_NEIGHBOURS = 1
+LEARN_AFTER = 15  # a pattern whose standing answers are this many merges and nothing else folds unasked
+LEARNED = "learned:"  # the rule of a fold applied because reviewers here merged every question like it
+RARE_SHARE = 0.01  # a neighbour named by at most this share of live passages is rare
+# rules about two spellings of one word, where a rare spelling beside a common one looks like a typo
+SPELLING_RULES = frozenset({"edit-distance", "trigrams", "plural", "prefix", "same-merge-key", "accents"})
+NEIGHBOUR_PASSAGES = 200  # passages per name looked at for neighbours (a hub is sampled, by id)
+SOURCE_SLICE = 64  # passages whose sources are read at a time, until every source of the store is found
+
+
+def calibration_path() -> Path:
+    return Path(os.environ.get(CALIBRATION_ENV) or CALIBRATION)
+
+
+def calibration() -> dict:
+    # looked up by the variable's text: a pass asks hundreds of thousands of times, and making a Path
+    # each time cost more than the rest of the evidence's arithmetic
+    return _read_calibration(os.environ.get(CALIBRATION_ENV) or "")
+
+
+@cache
+def _read_calibration(named: str) -> dict:
+    path = Path(named) if named else CALIBRATION
+    try:
+        table = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise MemoError(f"cannot read the calibration {path}: {exc}") from None
+    if not isinstance(table, dict) or not all(isinstance(table.get(k), dict) for k in TABLES):
+        raise MemoError(f'calibration {path}: needs "priors", "weights" and "conflict_priors" tables')
+    return table
+
+
+def logit(p: float) -> float:
+    p = min(max(p, 1e-4), 1 - 1e-4)
+    return math.log(p / (1 - p))
+
+
+def sigmoid(x: float) -> float:
+    return 1 / (1 + math.exp(-x))
+
+
+@dataclass
+class StoreFacts:
+    """What the evidence layer reads from a store, as plain data."""
+
+    passages_of: dict[int, list[int]]  # entity id -> live passage ids naming it (ascending)
+    entities_of: dict[int, set[int]]  # passage id -> entity ids it names (those neighbours are read from)
+    source_of: dict[int, str | None]  # passage id -> source
+    text_of: dict[int, str] = field(default_factory=dict)  # passage id -> text, filled for joint passages
+    external_of: dict[int, str] = field(default_factory=dict)  # passage id -> external id, the same ones
+    surfaces: dict[int, set[str]] = field(default_factory=dict)  # entity id -> spellings used for it
+    frequency: dict[int, int] = field(default_factory=dict)  # entity id -> live passages naming it (all names)
+    answers: dict[str, tuple[int, int]] = field(default_factory=dict)  # pattern -> (merged, answered)
+    live_passages: int = 0  # live passages naming anything (0: every one is in entities_of)
+    passage_sets: dict[int, frozenset[int]] = field(default_factory=dict)  # the same as sets: given, or made when asked
+    neighbour_cache: dict[int, dict[int, int]] = field(default_factory=dict)  # entity id -> neighbour -> passages
+    _rarity_sums: dict[int, float] = field(default_factory=dict)
+    _rarity: dict[int, float] = field(default_factory=dict)  # passages naming an entity -> its rarity
+    _sources: dict[int, frozenset[str]] = field(default_factory=dict)
+    _source_sets: dict[frozenset[str], frozenset[str]] = field(default_factory=dict)  # equal ones are one set
+    _source_counts: dict[int, Counter] = field(default_factory=dict)
+    _authors_in_all: int | None = None  # how many distinct sources `source_of` holds (None: not counted)
+
+    @property
+    def live(self) -> int:
+        return self.live_passages or len(self.entities_of)
+
+    def rarity(self, entity_id: int) -> float:
+        """log(live passages / passages naming it): 0 for a name in every passage (or in none). Kept by
+        the count, not by the entity: a store has a million entities and a few hundred counts."""
+        return self.rarity_of(self.frequency.get(entity_id, 0))
+
+    def rarity_of(self, count: int) -> float:
+        """The rarity of a name that `count` live passages name."""
+        found = self._rarity.get(count)
+        if found is None:
+            found = self._rarity[count] = math.log(max(1, self.live) / count) if count else 0.0
+        return found
+
+    def let_go(self) -> None:
+        """Forget the passages and all that was found of them, once nothing more is weighed: a large
+        pass need not hold them to its end. `frequency` and `answers` are the caller's counts and
+        answers, which live on anyway; the rarities by count are a few hundred numbers."""
+        self.passages_of, self.entities_of, self.source_of, self.passage_sets = {}, {}, {}, {}
+        self.text_of, self.external_of, self.surfaces, self.neighbour_cache = {}, {}, {}, {}
+        self._sources, self._source_sets, self._source_counts, self._rarity_sums = {}, {}, {}, {}
+        self._authors_in_all = None
+
+    def want(self, entity_ids: Iterable[int]) -> None:
+        """Hold the passages of these entities too (`passages_of`, from `passage_sets`)."""
+        held, sets = self.passages_of, self.passage_sets
+        for entity_id in entity_ids:
+            if entity_id not in held and entity_id in sets:
+                held[entity_id] = sorted(sets[entity_id])
+
+    def passage_set(self, entity_id: int) -> frozenset[int]:
+        found = self.passage_sets.get(entity_id)
+        if found is None:
+            found = self.passage_sets[entity_id] = frozenset(self.passages_of.get(entity_id, ()))
+        return found
+
+    def sources(self, entity_id: int, joint: frozenset[int]) -> frozenset[str]:
+        """The authors of the entity's passages other than `joint` ones (which are among them): from
+        how many of its passages each author wrote, counted once per entity (and only when a pair of it
+        has joint passages: most have none)."""
+        if not self.source_of:  # a store whose passages name no source
+            return frozenset()
+        authors = self._sources.get(entity_id)
+        if authors is None:
+            authors = self._authors(self.passages_of.get(entity_id, ()))
+            authors = self._sources[entity_id] = self._source_sets.setdefault(authors, authors)
+        if not joint or not authors:
+            return authors
+        counted = self._source_counts.get(entity_id)
+        if counted is None:
+            counted = Counter(map(self.source_of.get, self.passages_of.get(entity_id, ())))
+            self._source_counts[entity_id] = counted
+        return frozenset(counted - Counter(self.source_of.get(p) for p in joint)) - {None, ""}
+
+    def _authors(self, passages: list[int]) -> frozenset[str]:
+        """The sources of these passages, read a slice at a time until all of the store's are among
+        them: where a few authors wrote everything, a hub's first passages name them all."""
+        if len(passages) == 1:  # most names
+            return frozenset(filter(None, (self.source_of.get(passages[0]),)))
+        if self._authors_in_all is None:
+            self._authors_in_all = len(set(self.source_of.values()) - {None, ""})
+        found: set[str | None] = set()
+        for start in range(0, len(passages), SOURCE_SLICE):
+            found.update(map(self.source_of.get, passages[start : start + SOURCE_SLICE]))
+            found -= {None, ""}
+            if len(found) >= self._authors_in_all:
+                break
+        return frozenset(found)
+
+    def is_rare(self, entity_id: int) -> bool:
+        """Named by at most 1% of the live passages (at least 2): a neighbour worth sharing."""
+        return self.frequency.get(entity_id, 0) <= max(2, RARE_SHARE * self.live)
+
+    def rarity_sum(self, entity_id: int, neighbours: dict[int, int], lost: set[int]) -> float:
+        total = self._rarity_sums.get(entity_id)
+        if total is None:  # by count: a hub's neighbours are a thousand names, of a few dozen counts
+            by_count = Counter(map(self.frequency.get, neighbours, repeat(0)))
+            total = self._rarity_sums[entity_id] = sum(self.rarity_of(count) * n for count, n in by_count.items())
+        return total - sum(self.rarity(e) for e in lost if e in neighbours)
+
+
+class Evidence(NamedTuple):
+    """A question's likelihood and what it was made of (a tuple: a pass makes tens of thousands, and a
+    frozen dataclass took ten times as long to make)."""
+
+    pattern: str
+    likelihood: float
+    logit: float  # what the store's facts add to the prior, in log-odds
+    shared_neighbours: tuple[str, ...] = ()
+    neighbour_score: float = 0.0
+    shared_sources: int = 0
+    rare_variant: bool = False
+    no_neighbours: bool = False
+    defined_in: str | None = None
+    contrasted_in: str | None = None
+    prior: float = 0.5
+    answered: tuple[int, int] = (0, 0)
+    pooled: float | None = None  # the prior pooled across kinds, when this store's own fit moved it
+    fitted_on: int = 0  # how many of this store's pairs of the pattern the fit saw
+    # when the two share no neighbour: what the evidence is made of but the prior (its pattern, the
+    # log-odds unrounded, shared sources, rare variant, no neighbours, defined in, contrasted in)
+    local: tuple | None = None
+
+    def words(self) -> str:
+        """The evidence in a reviewer's words."""
+        parts = []
+        if self.defined_in:
+            parts.append(f"defined together in {self.defined_in}")
+        if self.contrasted_in and not self.defined_in:
+            parts.append(f"both spellings used side by side in {self.contrasted_in}")
+        if self.shared_neighbours:
+            shown = ", ".join(self.shared_neighbours[:3])
+            more = len(self.shared_neighbours) - 3
+            parts.append(
+                f"shares {len(self.shared_neighbours)} rare neighbours: {shown}{f' +{more}' if more > 0 else ''}"
+            )
+        elif not self.defined_in:
+            parts.append("no rare neighbour in common")
+        if self.rare_variant:
+            parts.append("one spelling is rare beside the other, as a typo is")
+        if self.shared_sources:
+            parts.append(f"{self.shared_sources} author{'s' if self.shared_sources > 1 else ''} wrote both")
+        if self.pooled is not None:
+            parts.append(store_note(self.prior, self.pooled, self.fitted_on))
+        text = "; ".join(filter(None, parts))
+        merged, answered = self.answered
+        if answered:  # last, so that a later pass can restate it (resolver.ANSWERED)
+            text += f"; reviewers here merged {merged} of {answered} questions like this"
+        return text
+
+
+STORE_NOTE = re.compile(r"; this store's pairs like this look the same [^;]*")
+
+
+def store_note(share: float, pooled: float, fitted_on: int) -> str:
+    """What a reason says of the store's own share of a pattern, when the fit moved it."""
+    if abs(share - pooled) < 0.01:
+        return ""
+    return (
+        f"this store's pairs like this look the same {share:.0%} of the time"
+        f" (fitted on {fitted_on}; {pooled:.0%} across kinds of text)"
+    )
+
+
+def pattern_of(rule: str, defined: bool = False) -> str:
+    """What questions are counted by: the rule, and whether a passage defines one name by the other
+    (an acronym spelled out beside it is a different question from a bare acronym)."""
+    return f"{rule}+defined" if defined else rule
+
+
+def pooled_prior(pattern: str) -> float:
+    """The share of same-pairs among hand-labelled pairs of this pattern, pooled across kinds of text."""
+    table = calibration()["priors"]
+    fallback = table.get("+defined", table["default"]) if pattern.endswith("+defined") else table["default"]
+    return table.get(pattern, fallback)
+
+
+def prior(pattern: str, answers: dict[str, tuple[int, int]]) -> tuple[float, tuple[int, int]]:
+    """The pooled prior of a pattern, moved by this store's answers alone (the store's share of the
+    pattern before any of its pairs is weighed). What a pass decides which pairs to read by; what
+    it ranks them by is the share fitted on them too (`store_shares`)."""
+    merged, answered = answers.get(pattern, (0, 0))
+    weight = likelihood.SHARE_PAIRS
+    return (pooled_prior(pattern) * weight + merged) / (weight + answered), (merged, answered)
+
+
+def learned(answers: dict[str, tuple[int, int]]) -> dict[str, int]:
+    """The rules this store's reviewers have taught: every standing answer to questions of the rule's
+    plain pattern is a merge, and there are at least LEARN_AFTER of them (rule -> merges). One reject,
+    or a reverted learned fold, stops it."""
+    return {
+        pattern: merged
+        for pattern, (merged, answered) in answers.items()
+        if merged == answered >= LEARN_AFTER and not pattern.endswith("+defined")
+    }
+
+
+def learned_verdict(said: tuple, merges: int) -> tuple:
+    """An ask verdict's fields (kind, score, rule, and its reason if any) as a learned fold's."""
+    reason = said[3] if len(said) > 3 else ""
+    return ("fold", said[1], LEARNED + said[2], f"{reason}; reviewers here merged all {merges} questions like this")
+
+
+def store_shares(observed: Mapping[tuple[str, float], int], answers) -> likelihood.Shares:
+    """This store's share of same-pairs per pattern, fitted on its candidate pairs and answers
+    (`likelihood.fit`): observed is (pattern, what the pair's evidence adds) -> how many pairs."""
+    return likelihood.fit(observed, answers, pooled_prior)
+
+
+def rescored(found: Evidence, shares: likelihood.Shares) -> Evidence:
+    """The evidence with its pattern's share in this store as its prior."""
+    share = shares.of(found.pattern)
+    return found._replace(
+        likelihood=round(sigmoid(logit(share) + found.logit), 4),
+        prior=share,
+        pooled=pooled_prior(found.pattern),
+        fitted_on=shares.pairs.get(found.pattern, 0),
+    )
+
+
+def conflict_likelihood(rule: str) -> float:
+    """How likely a passage conflict of this rule is real (`single-valued:owner` counts as single-valued)."""
+    table = calibration()["conflict_priors"]
+    return table.get(rule.split(":", 1)[0], min(table.values()))
+
+
+def yield_of(likelihood: float, impact: int) -> float:
+    """Expected yield of a question: the chance the answer changes the graph, times how much it changes
+    (mentions moved, on a log scale so that one hub cannot outrank every likely question)."""
+    return round(likelihood * math.log2(1 + max(1, impact)), 4)
+
+
+def neighbours(facts: StoreFacts, entity_id: int, joint: set[int]) -> tuple[dict[int, int], set[int]]:
+    """The names the entity's passages also name (with how many of its passages name each), and
+    those that only passages naming both sides of the pair (`joint`) name: they do not count."""
+    cached = facts.neighbour_cache.get(entity_id)
+    if cached is None:
+        named, passages = facts.entities_of.get, facts.passages_of.get(entity_id, ())
+        if len(passages) == 1:  # most names: each neighbour once (a Counter took five times as long to make)
+            cached = dict.fromkeys(named(passages[0], ()), 1)
+        else:
+            cached = Counter(chain.from_iterable(named(pid, ()) for pid in passages[:NEIGHBOUR_PASSAGES]))
+        cached.pop(entity_id, None)
+        facts.neighbour_cache[entity_id] = cached
+    if not joint:
+        return cached, set()
+    lost = Counter()
+    for pid in joint.intersection(facts.passages_of.get(entity_id, ())[:NEIGHBOUR_PASSAGES]):
+        lost.update(facts.entities_of.get(pid, ()))
+    return cached, {e for e, n in lost.items() if cached.get(e, 0) <= n}
+
+
+def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_names: set[str], rule: str,
+          names_of: Mapping[int, str]) -> Evidence:  # fmt: skip
+    """The likelihood that entities `left` and `right` are one thing."""
+    weights = calibration()["weights"]
+    joint = facts.passage_set(left) & facts.passage_set(right)
+    defined = contrasted = None
+    for pid in sorted(joint):
+        text = facts.text_of.get(pid, "")
+        named = facts.external_of.get(pid, f"#{pid}")
+        if defines(text, left_names, right_names):
+            defined = defined or named
+        else:
+            contrasted = contrasted or named
+    pattern = pattern_of(rule, defined is not None)
+    n_left, lost_left = neighbours(facts, left, joint)
+    n_right, lost_right = neighbours(facts, right, joint)
+    small, large = (n_left, n_right) if len(n_left) <= len(n_right) else (n_right, n_left)
+    lost = lost_left | lost_right | {left, right}
+    shared = [e for e in small if e in large and e not in lost]
+    score = 0.0
+    shown: tuple[str, ...] = ()
+    if shared:
+        rare = {e: facts.rarity(e) for e in shared}
+        # shared rarity over the geometric mean of both sides' totals: a hub shares something with
+        # everything, so its many neighbours weigh against it
+        total = math.sqrt(facts.rarity_sum(left, n_left, lost_left) * facts.rarity_sum(right, n_right, lost_right))
+        score = min(1.0, sum(rare.values()) / total) if total else 0.0
+        named = sorted((e for e in rare if facts.is_rare(e)), key=lambda e: (-rare[e], names_of.get(e, "")))
+        shown = tuple(names_of.get(e, f"#{e}") for e in named)
+    shared_sources = len(facts.sources(left, joint) & facts.sources(right, joint))
+    no_neighbours = not n_left or not n_right
+    counts = sorted((facts.frequency.get(left, 0), facts.frequency.get(right, 0)))
+    # a typo is rare beside its original (for spelling rules only: a hub beside a rare longer name is not a typo)
+    rare_variant = rule in SPELLING_RULES and counts[0] <= 2 and counts[1] >= 10 * max(1, counts[0])
+    x = (
+        weights["neighbours"] * score
+        + (weights["rare_variant"] if rare_variant else 0.0)
+        + (weights["contrasted"] if contrasted and not defined else 0.0)
+        + (weights["shared_source"] if shared_sources else 0.0)
+        + (weights["no_neighbours"] if no_neighbours else 0.0)
+    )
+    made = (pattern, x, shared_sources, rare_variant, no_neighbours, defined, contrasted)
+    return remade(made, facts.answers, shown, score, bool(shared))
+
+
+def remade(
+    made: tuple,
+    answers: dict[str, tuple[int, int]],
+    shown: tuple[str, ...] = (),
+    score: float = 0.0,
+    shares: bool = False,
+) -> Evidence:
+    """The evidence from what it is made of (pattern, log-odds unrounded, shared sources, rare
+    variant, no neighbours, defined in, contrasted in), the store's answers and the neighbours the
+    two share. A pair that shares none keeps what it was made of (`Evidence.local`): while the facts
+    `weigh` read stand, this is what it finds."""
+    pattern, x, shared_sources, rare_variant, no_neighbours, defined, contrasted = made
+    base, answered = prior(pattern, answers)
+    return Evidence(
+        pattern=pattern,
+        likelihood=round(sigmoid(logit(base) + x), 4),
+        logit=round(x, 4),
+        shared_neighbours=shown,
+        neighbour_score=round(score, 4),
+        shared_sources=shared_sources,
+        rare_variant=rare_variant,
+        no_neighbours=no_neighbours,
+        defined_in=defined,
+        contrasted_in=contrasted,
+        prior=round(base, 4),
+        answered=answered,
+        local=None if shares else made,
+    )
+
+
+_DEFINING_WORDS = ("aka ", "a.k.a. ", "also known as ", "short for ", "or ")
+
+
+def defines(text: str, left: set[str], right: set[str]) -> bool:
+    """One spelling followed by the other in parentheses (`Model Context Protocol (MCP)`), or
+    with aka / also known as / short for / or."""
+    for a_names, b_names in ((left, right), (right, left)):
+        for a in a_names:
+            at = text.find(a)
+            while at >= 0:
+                rest = text[at + len(a) :].lstrip(" ,")
+                if rest.startswith("("):
+                    inner = rest[1:].lstrip()
+                    if any(inner.startswith(b) and inner[len(b) : len(b) + 1].strip() in ("", ")", ",", ";")
+                           for b in b_names):  # fmt: skip
+                        return True
+                for word in _DEFINING_WORDS:
+                    if rest.startswith(word) and any(rest[len(word) :].startswith(b) for b in b_names):
+                        return True
+                at = text.find(a, at + 1)
+    return False
+
+
+def reachable(rule: str, answers: dict[str, tuple[int, int]]) -> bool:
+    """Whether any evidence could lift a question of this rule to the likelihood floor, when no
+    passage names both (none can then define one by the other): the most the facts add is every
+    positive weight."""
+    lift = sum(max(0.0, w) for w in calibration()["weights"].values())
+    return sigmoid(logit(prior(rule, answers)[0]) + lift) >= MIN_LIKELIHOOD
+
+
+def is_certain(found: Evidence, prose_variants: bool = False) -> bool:
+    """A fold verdict is applied unasked when no passage sets the two spellings side by side, and
+    either they keep the same rare company or they are one prose name written with other capitals,
+    spaces or hyphens (`rules.prose_variants`): nothing then argues against it."""
+    return not found.contrasted_in and (prose_variants or len(found.shared_neighbours) >= CERTAIN_NEIGHBOURS)

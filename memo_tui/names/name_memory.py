@@ -1,0 +1,334 @@
+"""The names' half of what a resolution pass keeps (incremental resolution), as plain data: pure,
+it reads no store (`pass_memory` keeps it there), so that a second process can do this work.
+
+Blocking and the name rules are pure functions of the names and their types: a pair of names both
+seen by the last pass, unchanged, gets the verdict it got then. So the memory holds every name the
+last pass saw, the blocking tokens of each (`blocking.name_tokens`) and the verdicts of the pairs
+that were not a plain no. A pass finds the partners of the new names through the tokens, runs the
+blocking families on those few names, and judges only the pairs that touch a new name; the evidence,
+folds and admission that follow run over every remembered pair, as on a full pass.
+
+Its parts are marshalled values of a few long strings and arrays (quick to read and write whole):
+the names with their tokens as of the last rebuild (the base), the names learned and forgotten since
+(folded into the base when they grow large), and the verdicts.
+"""
+
+from __future__ import annotations
+
+import marshal
+from array import array
+from bisect import bisect_right
+from collections import defaultdict
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import compress
+
+from memo_tui.names import blocking, keys
+from memo_tui.names.blocking import SPELLING_TOKENS, gram_order, name_probes, name_tokens
+from memo_tui.names.rules import Name, judge_pair, known_frequencies, learn_frequencies, spelling_key
+
+REBUILD_SHARE = 0.1  # the names learned since the base are folded into it when they are this share of it
+SEP = "\x00"  # joins the strings of a part; a name holding it is never remembered (its pass is a full one)
+Pair = tuple[int, int]
+Row = tuple[int, str, str | None, str, list[str]]  # a name remembered: id, name, type, merge key, tokens
+
+
+def int_bytes(values: Iterable[int]) -> bytes:
+    return array("q", values).tobytes()
+
+
+def ints_of(data: bytes) -> array:
+    """The 64-bit integers an array's bytes hold (as `array("q").tobytes()` wrote them)."""
+    out = array("q")
+    out.frombytes(data)
+    return out
+
+
+def _split(text: str, count: int) -> list[str]:
+    """The `count` strings joined into `text` (an empty text is one empty string, or none)."""
+    return text.split(SEP) if count else []
+
+
+@dataclass
+class Names:
+    """Names with their merge keys and blocking tokens, in entity id order, as one part of the memory
+    keeps them: the tokens of entity k are tokens[ends[k - 1]:ends[k]]. Found by scanning (no inverted
+    index to build or keep: a pass asks about the few tokens of its new names)."""
+
+    ids: array
+    names: list[str]
+    types: list[str | None]
+    merges: list[str]
+    tokens: list[str]
+    ends: array
+
+    @classmethod
+    def of(cls, rows: list[Row]) -> Names:
+        ends, count = array("q"), 0
+        for *_, tokens in rows:
+            count += len(tokens)
+            ends.append(count)
+        return cls(
+            array("q", (r[0] for r in rows)),
+            [r[1] for r in rows],
+            [r[2] for r in rows],
+            [r[3] for r in rows],
+            [t for r in rows for t in r[4]],
+            ends,
+        )
+
+    def rows(self) -> list[Row]:
+        starts = [0, *self.ends[:-1]]
+        return [
+            (i, n, t, m, self.tokens[a:b])
+            for i, n, t, m, a, b in zip(self.ids, self.names, self.types, self.merges, starts, self.ends, strict=True)
+        ]
+
+    def holders(self, wanted: set[str]) -> list[tuple[int, str]]:
+        """(entity id, token) for every token in `wanted` that a name here has."""
+        hits = compress(range(len(self.tokens)), map(wanted.__contains__, self.tokens))
+        return [(self.ids[bisect_right(self.ends, at)], self.tokens[at]) for at in hits]
+
+    def dumps(self) -> tuple:
+        tokens = SEP.join(self.tokens)
+        return _dumped(self.ids, self.names, self.types, self.merges, tokens, self.ends, len(self.tokens))
+
+    @classmethod
+    def loads(cls, value: tuple) -> Names:
+        ids, names, types, merges, tokens, ends, count = value
+        ids = ints_of(ids)
+        size = len(ids)
+        kinds = [t or None for t in _split(types, size)]
+        return cls(ids, _split(names, size), kinds, _split(merges, size), _split(tokens, count), ints_of(ends))
+
+
+def _dumped(ids: array, names: list[str], types: list[str | None], merges: Iterable[str], tokens: str, ends: array,
+            count: int) -> tuple:  # fmt: skip
+    """A `Names` as its part keeps it (`tokens`: all of them joined, `count` of them)."""
+    if any(SEP in text for text in names):
+        raise ValueError("a name holds the separator")
+    kinds = SEP.join(t or "" for t in types)
+    return ids.tobytes(), SEP.join(names), kinds, SEP.join(merges), tokens, ends.tobytes(), count
+
+
+@dataclass
+class NameMemory:
+    """What the last pass saw: the names of the base (written whole by a full pass, or when the names
+    learned since grow large) less those forgotten since, plus those learned since."""
+
+    order: dict[str, int]  # the trigram order every G token is cut by
+    base: Names
+    forgotten: set[int]  # base entities gone or renamed since
+    learned: dict[int, tuple[str, str | None, str, list[str]]]  # entity id -> name, type, merge key, tokens
+
+    @cached_property
+    def seen(self) -> dict[int, tuple[str, str | None]]:
+        out = {i: (n, t) for i, n, t in zip(self.base.ids, self.base.names, self.base.types, strict=True)}
+        for entity_id in self.forgotten:
+            out.pop(entity_id, None)
+        out.update((i, (n, t)) for i, (n, t, _, _) in self.learned.items())
+        return out
+
+    @cached_property
+    def merges(self) -> dict[int, str]:
+        """The merge key of every name remembered (but those forgotten since)."""
+        out = dict(zip(self.base.ids, self.base.merges, strict=True))
+        for entity_id in self.forgotten:
+            out.pop(entity_id, None)
+        out.update((i, m) for i, (_, _, m, _) in self.learned.items())
+        return out
+
+    def forget(self, entity_ids: Iterable[int]) -> None:
+        """Drop what was remembered of these entities' names and tokens (their verdicts are the caller's:
+        `drop_verdicts`)."""
+        gone = {entity_id for entity_id in entity_ids if self.seen.pop(entity_id, None) is not None}
+        for entity_id in gone:
+            self.forgotten.add(entity_id)
+            self.learned.pop(entity_id, None)
+
+    def learn(self, names: Iterable[Name]) -> dict[int, set[str]]:
+        """Remember these names and their tokens; returns each one's tokens."""
+        out = {}
+        for n in names:
+            self.seen[n.id] = (n.name, n.type)
+            out[n.id] = found = name_tokens(n, self.order)
+            self.learned[n.id] = (n.name, n.type, n.merge, sorted(found))
+            self.merges[n.id] = n.merge
+        return out
+
+    def partners(self, names: dict[int, Name], tokens: dict[int, set[str]], live: dict[int, tuple]) -> set[int]:
+        """Entity ids that some blocking family could pair with one of `names` (`live`: id -> (name,
+        type)). A partner found only by a spelling token is kept when the two keys are close (their
+        lists are long: a common segment or trigram)."""
+        asked: dict[str, list[int]] = defaultdict(list)  # probe -> the names asking
+        for entity_id, n in names.items():
+            for probe in name_probes(n, tokens[entity_id]):
+                asked[probe].append(entity_id)
+        held = [(i, t) for i, t in self.base.holders(set(asked)) if i not in self.forgotten]
+        held += [(i, t) for i, (*_, found) in self.learned.items() for t in found if t in asked]
+        out: set[int] = set()
+        found_by = {kind: defaultdict(set) for kind in SPELLING_TOKENS}  # kind -> name asking -> holders
+        for holder, token in held:
+            kind = token[token.index("|") + 1]
+            if kind in SPELLING_TOKENS:
+                for entity_id in asked[token]:
+                    found_by[kind][entity_id].add(holder)
+            else:
+                out.add(holder)
+        edits, close = found_by["E"], found_by["G"]  # edit segments, prefix trigrams
+        merges, grams = self.merges, {}  # the candidates' merge keys (held since they were learned), trigrams
+        for entity_id in edits.keys() | close.keys():
+            n = names[entity_id]
+            by_edit, by_gram = edits.get(entity_id, set()), close.get(entity_id, set())
+            for other in (by_edit | by_gram) - out:
+                if other not in live:
+                    continue
+                key = merges[other]
+                if len(key) < 5:
+                    continue
+                # a pair either family finds shares a token of that family's kind: one test each
+                if other in by_edit and blocking.within_edits(n.merge, key):
+                    near = True
+                elif other in by_gram:
+                    theirs = grams.get(other)
+                    if theirs is None:
+                        theirs = grams[other] = keys.trigrams(key, held=False)
+                    near = blocking.grams_close(n.grams, theirs)
+                else:
+                    near = False
+                if near and spelling_key(live[other][0]) is not None:
+                    out.add(other)
+        return out
+
+    def rebuild(self) -> None:
+        """Fold the names learned since into the base."""
+        rows = [r for r in self.base.rows() if r[0] not in self.forgotten and r[0] not in self.learned]
+        rows += [(i, *learned) for i, learned in self.learned.items()]
+        self.base = Names.of(sorted(rows))
+        self.forgotten, self.learned = set(), {}
+
+
+def drop_verdicts(verdicts: dict[Pair, tuple], gone: set[int]) -> None:
+    """Drop, in place, the verdicts about any of these entities."""
+    if gone:
+        for pair in [pair for pair in verdicts if pair[0] in gone or pair[1] in gone]:
+            del verdicts[pair]
+
+
+def _base_part_of(built: list[Name]) -> tuple[bytes | None, bool]:
+    """A full pass's names part, as it is kept (`_base_part`), made from the names blocking built:
+    each name's tokens are joined as they are made (millions of token strings held at once took a
+    fifth of the pass's peak), and the part is marshalled at once (a quarter of a GB on a million
+    names: held as its strings until the pass saved it, it was there twice at the save)."""
+    order = gram_order(built)
+    ends, count, joined = array("q"), 0, []
+    for n in built:
+        tokens = sorted(name_tokens(n, order))
+        count += len(tokens)
+        ends.append(count)
+        if tokens:
+            joined.append(SEP.join(tokens))
+    tokens = SEP.join(joined)
+    del joined
+    ids, names, types = array("q", (n.id for n in built)), [n.name for n in built], [n.type for n in built]
+    try:
+        base = _dumped(ids, names, types, (n.merge for n in built), tokens, ends, count)
+    except ValueError:
+        return None, False
+    return marshal.dumps((SEP.join(sorted(order, key=order.get)), len(order), base)), True
+
+
+def _base_part(memory: NameMemory) -> tuple[bytes | None, bool]:
+    """The names part of the memory, marshalled, and whether it can be kept (no name holds the separator)."""
+    grams = sorted(memory.order, key=memory.order.get)
+    try:
+        return marshal.dumps((SEP.join(grams), len(grams), memory.base.dumps())), True
+    except ValueError:
+        return None, False
+
+
+@dataclass
+class Changes:
+    """What blocking and judging found (`Judging`): the verdicts of the pairs judged, and the memory's
+    parts as they now are, but for the verdicts (the caller keeps those)."""
+
+    said: dict[Pair, tuple[str, float, str]]  # the pairs judged that are not a plain no (`_verdicts_of`)
+    judged: int
+    rejected: int
+    fresh: list[int]  # names the last pass did not see as they are now
+    stale: list[int]  # remembered names gone or renamed since: their verdicts no longer hold
+    forgotten: list[int]  # the base's names gone or renamed since it was written
+    learned: dict[int, tuple[str, str | None, str, list[str]]]  # names learned since: `NameMemory.learned`
+    base: bytes | None = None  # the names part, marshalled, when it was made anew (None: it stands, or is staged)
+    staged: bool = False  # the names part made anew is written, waiting for the save (`pass_memory.stage`)
+    keepable: bool = True  # False: a name holds the separator (never one the extractor makes): keep nothing
+    words: dict[str, float] = field(default_factory=dict)  # the word frequencies the rules looked up, or were handed
+
+
+def _verdicts_of(pairs: Iterable[Pair], names: dict[int, Name]) -> tuple[dict[Pair, tuple], int]:
+    """The verdicts on these pairs (distinct) that are not a plain no, as (kind, score, rule), and how
+    many were. Not their reasons (`rules.told`): of millions of verdicts there are a few hundred such
+    fields, each held once."""
+    said, judged, shared = {}, 0, {}
+    for pair in pairs:
+        judged += 1
+        verdict = judge_pair(names[pair[0]], names[pair[1]])
+        if verdict.kind != "no":
+            fields = (verdict.kind, verdict.score, verdict.rule)
+            said[pair] = shared.setdefault(fields, fields)
+    return said, judged - len(said)
+
+
+def judge_all(rows: list[tuple[int, str, str | None]], stage: Callable[[bytes], None] | None = None) -> Changes:
+    """Every name blocked and judged, and a base of them all (a full pass). `stage` is handed the
+    names part as soon as it is made, which is then not held while the pairs are judged."""
+    with blocking.EditPairs([name for _, name, _ in rows]) as edits:
+        ordered = [Name(*row) for row in rows]
+        positions = blocking.other_pairs(ordered)
+        base_part, keepable = _base_part_of(ordered)  # the tokens of every name, while the edits are found
+        staged = stage is not None and base_part is not None
+        if staged:
+            stage(base_part)
+            base_part = None
+        positions.update(edits.result())
+    names = {n.id: n for n in ordered}
+    shift, low = blocking.SHIFT, blocking.LOW
+    said, rejected = _verdicts_of(((ordered[p >> shift].id, ordered[p & low].id) for p in positions), names)
+    changes = Changes(said, len(positions), rejected, list(names), [], [], {}, words=known_frequencies())
+    changes.base, changes.keepable, changes.staged = base_part, keepable, staged
+    return changes
+
+
+def judge_changes(names_part: bytes, learned_part: bytes, rows_part: bytes, words: dict[str, float]) -> Changes:
+    """The pairs that touch a name the memory did not see as it is now, judged; and the memory's
+    names brought up to date (rebuilt when those learned since grew large). Reads no store
+    (`rows_part`: the namespace's names, id, name and type, marshalled; `words`: the word
+    frequencies the pass memory kept)."""
+    learn_frequencies(words)
+    rows = marshal.loads(rows_part)
+    order_text, count, base = marshal.loads(names_part)
+    order = {g: r for r, g in enumerate(_split(order_text, count), 1)}
+    forgotten, learned, _ = marshal.loads(learned_part)
+    memory = NameMemory(order, Names.loads(base), set(ints_of(forgotten)), learned)
+    live = {entity_id: (name, kind) for entity_id, name, kind in rows}
+    fresh = {entity_id: Name(entity_id, *now) for entity_id, now in live.items() if memory.seen.get(entity_id) != now}
+    stale = [entity_id for entity_id in memory.seen if entity_id not in live or entity_id in fresh]
+    memory.forget(stale)
+    tokens = memory.learn(fresh.values())
+    near = sorted((memory.partners(fresh, tokens, live) & live.keys()) | fresh.keys())
+    names = {entity_id: fresh.get(entity_id) or Name(entity_id, *live[entity_id]) for entity_id in near}
+    ordered = [names[entity_id] for entity_id in near]
+    pairs = {
+        (ordered[i].id, ordered[j].id)
+        for i, j in blocking.candidate_pairs(ordered)
+        if ordered[i].id in fresh or ordered[j].id in fresh
+    }
+    said, rejected = _verdicts_of(pairs, names)
+    changes = Changes(said, len(pairs), rejected, sorted(fresh), stale, sorted(memory.forgotten), memory.learned,
+                      words=known_frequencies())  # fmt: skip
+    if len(memory.learned) > REBUILD_SHARE * max(1, len(memory.base.ids)):
+        memory.rebuild()
+        changes.forgotten, changes.learned = [], {}
+        changes.base, changes.keepable = _base_part(memory)
+    return changes

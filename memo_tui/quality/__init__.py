@@ -1,0 +1,1 @@
+"""Measuring the pass: labelled pairs, stores and kinds of real text."""

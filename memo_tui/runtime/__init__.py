@@ -1,0 +1,1 @@
+"""Runtime helpers: the user's settings, the second process, counters."""
