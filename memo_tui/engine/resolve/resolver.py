@@ -110,7 +110,7 @@ def live_mentions(namespace: str, live: set[int]) -> list[tuple[int, int]]:
     """(passage, entity) of every active mention in a live passage (`live`: the namespace's live
     passages, `live_sources`'): read once per pass, for the mention counts and for the evidence layer.
     A namespace that holds at least half of the store's passages reads the mention table through
-    and keeps its live passages' rows: joining each row to its passage took twice as long (SQLite
+    and keeps its live passages' rows: joining each row to its passage costs more (SQLite
     reads a passage's whole row, text and all). A smaller namespace is joined, so that a pass never
     reads much more than its own."""
     ((last,),) = rows_of(Passage.select(fn.MAX(Passage.id)))
@@ -751,7 +751,7 @@ def _to_visit(known, found, dropped: dict) -> list[tuple[int, int]]:
 
 def _pair_order(pair: tuple[int, int]) -> int:
     """A pair's place in id order, as one number (ids are below 2**63 on both backends): sorting by
-    it takes less than half the time tuples take."""
+    one number compares more cheaply than a tuple."""
     return pair[0] << 63 | pair[1]
 
 

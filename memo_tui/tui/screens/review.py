@@ -45,7 +45,7 @@ from memo_tui.tui.widgets.queue_pane import QueuePane
 
 PANES = {"1": "detail", "2": "neighbourhood", "3": "history"}
 MORE_PASSAGES = 10  # what + adds to each side's passages in the detail
-QUEUE_ROWS = 500  # items the queue table holds: a full table of 10,000 cost seconds per decision
+QUEUE_ROWS = 500  # items the queue table holds: it is refilled after every decision, so not all of them
 LIVE_SECONDS = 3.0  # how often the screen looks for changes made elsewhere (another reviewer, an agent)
 
 
