@@ -256,14 +256,17 @@ def test_an_ingest_goes_on_when_a_fold_lands_between_its_chunks(store):
 
 KILLED_BEFORE_QUESTIONS = """
 import sys, time
-from memo_tui.engine.resolve import resolver
+from memo_tui.engine.resolve import pass_memory, resolver
 from memo_tui.engine.graph.opening import open_store
 
-def stall(*args, **kwargs):
+save = pass_memory.save
+
+def save_then_stall(*args, **kwargs):
+    save(*args, **kwargs)
     print(0, flush=True)
     time.sleep(60)  # its folds and its memory written, its questions not: the parent kills us here
 
-resolver._admit = stall
+pass_memory.save = save_then_stall
 open_store(sys.argv[1])
 resolver.resolve("default")
 """
