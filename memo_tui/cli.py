@@ -336,9 +336,10 @@ def cmd_forget(args: argparse.Namespace) -> int:
 def cmd_mcp(args: argparse.Namespace) -> int:
     try:
         from memo_tui.mcp.server import build_server
+        from memo_tui.mcp.stdio import serve_stdio
     except ImportError:
         raise MemoError("the MCP server needs the SDK: pip install 'memo-tui[mcp]'") from None
-    build_server(args.ns, allow_answers=args.allow_answers, agent=args.agent).run("stdio")
+    serve_stdio(build_server(args.ns, allow_answers=args.allow_answers, agent=args.agent))
     return 0
 
 

@@ -368,7 +368,7 @@ def _agent_tools(tool: _Tools) -> None:
     )
     def ingest_passages(
         passages: Annotated[
-            list[dict[str, Any]],
+            list[Any],  # any item: one that is not an object is refused alone, the others ingested
             Field(
                 min_length=1, max_length=1000, description="1-1000 passages", json_schema_extra={"items": PASSAGE_ITEM}
             ),
@@ -383,7 +383,7 @@ def _agent_tools(tool: _Tools) -> None:
                 try:
                     records.append(work.passage_record(obj))
                 except ValueError as exc:
-                    values = {k: v for k, v in obj.items() if isinstance(v, str)}
+                    values = {k: v for k, v in obj.items() if isinstance(v, str)} if isinstance(obj, dict) else {}
                     refused = _said(f"passages[{number}]: {exc}; skipped", values)
             if refused is not None:
                 errors.append(refused)
