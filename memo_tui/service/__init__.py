@@ -10,5 +10,6 @@ imported when first needed, so a command loads only the engine it uses:
   reverts, undo and redo, hand edits, the queue, details and history, agents' proposals;
 - `reads`: the graph read: related names, exploration, name and passage searches, stats, lint,
   what the name rules say of two spellings;
-- `work`: ingest, forget, resolution passes, rebuilds, links and the quality figures.
+- `work`: ingest, forget, resolution passes, rebuilds and passage links;
+- `figures`: how the rules and a store's pass do against hand labels (`memo-tui eval`).
 """
