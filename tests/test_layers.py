@@ -1,4 +1,4 @@
-"""The import contracts of pyproject.toml (layers cli > tui > engine > store, the engine's use cases
+"""The import contracts of pyproject.toml (layers cli > tui > facade > engine > store, the engine's use cases
 layered, no sibling cycles; no Textual below the UI; no store in the TUI or the pure packages) hold;
 importing the engine loads no Textual, and a start no numpy."""
 
