@@ -113,14 +113,13 @@ def test_the_incremental_pass_folds_what_a_full_pass_folds_once_a_pattern_is_lea
 
 @pytest.fixture
 def no_plausible_budget(monkeypatch):
-    """A store whose budget for plausible questions is spent: under the floor, only teaching serves."""
-    monkeypatch.setattr(resolver, "PLAUSIBLE_AT_LEAST", 0)
-    monkeypatch.setattr(resolver, "PLAUSIBLE_PER_1000", 0)
+    """A store as a large one is: under the floor, only teaching serves."""
+    monkeypatch.setattr(resolver, "SMALL_QUEUE", 0)
 
 
 def test_a_small_store_gets_every_plausible_question(store):
-    """Under the floor but over MIN_TEACH: with room in the queue and the store's budget, both asked,
-    one of them as the pattern's teaching question."""
+    """Under the floor but over MIN_TEACH: a small store's queue takes both, one of them as the pattern's
+    teaching question."""
     said = [("k1", "Kubernetes runs the ledger.", "Kubernetes"), ("k2", "Kubernets runs the router.", "Kubernets"),
             ("h1", "Halvorsen signed the lease.", "Halvorsen"),
             ("h2", "Halvorson paid the deposit.", "Halvorson")]  # fmt: skip
