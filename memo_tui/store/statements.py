@@ -4,8 +4,8 @@ Peewee builds SQL anew for every query; on the ingest path that cost dominated (
 row). The statements here are plain, portable SQL (RETURNING works on SQLite >= 3.35 and on
 PostgreSQL) with the bound database's own quoting and parameter style, cached per dialect (never per
 connection object: a closed database's id can be reused by one of another kind); where the SQL must
-differ, the dialect (`memo_tui.store.dialects`) gives it. Lists of ids are
-always sent in slices, so no statement grows with the store.
+differ, the dialect (`memo_tui.store.dialects`) gives it. Lists of ids are always sent in slices, so
+no statement grows with the store.
 """
 
 from __future__ import annotations
