@@ -16,7 +16,7 @@ Each is chosen because a pass moves millions of values through it, and Python ob
   cannot be joined (`joined(..., checked=True)` raises ValueError: the caller then keeps nothing).
 - **Pairs as numbers** (`pair_of`): two non-negative numbers below 2**32, i < j, as the one int
   `i << PAIR_SHIFT | j`: a set of millions of tuples, each with its two ints, took a tenth of a large
-  pass's peak. Numbers sort as their pairs do. Made inline where they are made (blocking's loops,
+  pass's peak. Numbers sort as their pairs do. Packed inline where they are made (blocking's loops,
   where a call a pair would cost more than the packing), and on numpy arrays as sort keys
   (`similar_sets`); never kept.
 
