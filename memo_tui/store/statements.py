@@ -1,7 +1,7 @@
 """Statements for the hot paths (ingest, folds, graph reads): SQL built once, then run with parameters.
 
-Peewee builds SQL anew for every query; on the ingest path that cost dominated (about 0.4 ms per
-row). The statements here are plain, portable SQL (RETURNING works on SQLite >= 3.35 and on
+Peewee builds SQL anew for every query; on the ingest path, where it is paid for every row, that
+cost dominated. The statements here are plain, portable SQL (RETURNING works on SQLite >= 3.35 and on
 PostgreSQL) with the bound database's own quoting and parameter style, cached per dialect (never per
 connection object: a closed database's id can be reused by one of another kind); where the SQL must
 differ, the dialect (`memo_tui.store.dialects`) gives it. Lists of ids are always sent in slices, so
@@ -55,7 +55,7 @@ class Inserter:
     def _convert(self, values: Sequence) -> Sequence:
         """A row as the driver takes it. Where raw rows carry datetimes as text (SQLite) a datetime is
         the 'YYYY-MM-DD HH:MM:SS[.ffffff]' text Peewee itself reads back, the last one made kept: a
-        chunk's rows share their write time, and str() took two thirds of converting a passage row.
+        chunk's rows share their write time, and str() then runs once a chunk, not once a row.
         Every other value the hot paths write (str, int, float, bool, None) goes as it is."""
         if not self._times:
             return values
@@ -185,7 +185,7 @@ def run_count(sql: str, params: Sequence = ()) -> int:
 def refresh_statistics() -> None:
     """Let the planner know how the rows spread (SQLite: ANALYZE once the passages have doubled since
     it last looked). Without it a pass reads a namespace through the namespace index row by row, even
-    when the namespace is the whole table: three times as long as a scan. PostgreSQL keeps its own
+    when the namespace is the whole table, where a scan reads far less. PostgreSQL keeps its own
     (autovacuum)."""
     dialect().refresh_statistics(db)
 
@@ -210,7 +210,7 @@ def bulk_write_cache():
 @contextmanager
 def paused_gc() -> Iterator[None]:
     """Bulk writes and passes allocate millions of objects and few cycles; with a large heap the
-    cyclic collector's full sweeps cost a third of an ingest and a fifth of a pass. Pause it while
+    cyclic collector's full sweeps walk all of it again and again for nothing. Pause it while
     any such step runs (in any thread); the last one to finish starts it again. A process pool's
     worker that only computes starts with it off (`processes.second_process`)."""
     with _gc_lock:

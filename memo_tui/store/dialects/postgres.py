@@ -78,7 +78,7 @@ class PostgreSQL(Dialect):
         return sql, (" ".join(words), namespace, " ".join(words), limit)
 
     def id_writer(self, name: str, table: str, key: str, columns: str, params: str) -> IdWriter:
-        # one pipelined executemany: a round trip per row would dominate an ingest
+        # one pipelined executemany, not a round trip to the server per row
         returning = f"INSERT INTO {table} ({columns}) VALUES ({params}) RETURNING {key}"
 
         def write(cursor, rows: Sequence[Sequence]) -> list[int]:

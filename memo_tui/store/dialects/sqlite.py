@@ -18,7 +18,7 @@ from memo_tui.store.dialects.base import Dialect, IdWriter
 # Transactions begin IMMEDIATE: a writer takes the lock up front and waits its turn (busy timeout)
 # instead of failing when its read snapshot turns stale under another writer. The write-ahead log
 # is copied into the store (and synced) once it holds 16,000 pages (64 MB at 4 KB) rather than
-# SQLite's 1,000: each copy syncs the disk, and at 1,000 the copies took a quarter of an ingest.
+# SQLite's 1,000: each copy syncs the disk, so fewer, larger copies sync it less often.
 # Freed pages are zeroed only where that costs no write (`fast`): some builds (Debian's) zero every
 # one, so that writing a pass's memory over logged its old pages as zeros beside its new ones.
 PRAGMAS = {
@@ -130,8 +130,8 @@ class SQLite(Dialect):
 
     def id_writer(self, name: str, table: str, key: str, columns: str, params: str) -> IdWriter:
         # The ids AUTOINCREMENT would give, written in one executemany: the order of a multi-row
-        # RETURNING is not defined here, and a statement a row is slower. The id it gives next is
-        # past every id in the table and every id it ever gave.
+        # RETURNING is not defined here, and one statement a row pays a statement's overhead for
+        # each. The id it gives next is past every id in the table and every id it ever gave.
         next_id = (
             f"SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = '{name}'), 0),"
             f" coalesce((SELECT max({key}) FROM {table}), 0)) + 1"
