@@ -107,6 +107,7 @@ class StoreFacts:
     _source_sets: dict[frozenset[str], frozenset[str]] = field(default_factory=dict)  # equal ones are one set
     _source_counts: dict[int, Counter] = field(default_factory=dict)
     _authors_in_all: int | None = None  # how many distinct sources `source_of` holds (None: not counted)
+    _source_lift: float | None = None  # the most a shared source can say in this store (`source_lift`)
 
     @property
     def live(self) -> int:
@@ -132,6 +133,19 @@ class StoreFacts:
         self.text_of, self.external_of, self.surfaces, self.neighbour_cache = {}, {}, {}, {}
         self._sources, self._source_sets, self._source_counts, self._rarity_sums = {}, {}, {}, {}
         self._authors_in_all = None
+        self._source_lift = None
+
+    def source_lift(self) -> float:
+        """The most that an author who wrote both spellings can add to a pair's log-odds here: -ln u,
+        where u is the chance that two of the store's passages have the same source. A likelihood
+        ratio m / u is at most 1 / u (m is a share), so where one source wrote every passage (a package
+        index: u = 1) a shared author says nothing, whatever it said in stores of many authors."""
+        if self._source_lift is None:
+            counts = Counter(self.source_of.values())
+            total = sum(counts.values())
+            chance = sum(n * n for n in counts.values()) / (total * total) if total else 0.0
+            self._source_lift = -math.log(chance) if chance else math.inf
+        return self._source_lift
 
     def want(self, entity_ids: Iterable[int]) -> None:
         """Hold the passages of these entities too (`passages_of`, from `passage_sets`)."""
@@ -293,10 +307,11 @@ def learned_verdict(said: tuple, merges: int) -> tuple:
     return ("fold", said[1], LEARNED + said[2], f"{reason}; reviewers here merged all {merges} questions like this")
 
 
-def store_shares(observed: Mapping[tuple[str, float], int], answers) -> likelihood.Shares:
+def store_shares(observed: Mapping[tuple[str, float], int], answers, covers: Mapping[str, int]) -> likelihood.Shares:
     """This store's share of same-pairs per pattern, fitted on its candidate pairs and answers
-    (`likelihood.fit`): observed is (pattern, what the pair's evidence adds) -> how many pairs."""
-    return likelihood.fit(observed, answers, pooled_prior)
+    (`likelihood.fit`): observed is (pattern, what the pair's evidence adds) -> how many pairs;
+    covers, pattern -> `likelihood.cover` of those pairs."""
+    return likelihood.fit(observed, answers, pooled_prior, covers)
 
 
 def rescored(found: Evidence, shares: likelihood.Shares) -> Evidence:
@@ -380,7 +395,7 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
         weights["neighbours"] * score
         + (weights["rare_variant"] if rare_variant else 0.0)
         + (weights["contrasted"] if contrasted and not defined else 0.0)
-        + (weights["shared_source"] if shared_sources else 0.0)
+        + (min(weights["shared_source"], facts.source_lift()) if shared_sources else 0.0)
         + (weights["no_neighbours"] if no_neighbours else 0.0)
     )
     made = (pattern, x, shared_sources, rare_variant, no_neighbours, defined, contrasted)
