@@ -2,7 +2,7 @@
 
 import pytest
 
-from memo_tui.names import likelihood
+from memo_tui.names import evidence, likelihood
 
 
 def pooled(pattern: str) -> float:
@@ -63,3 +63,17 @@ def test_one_name_joined_to_many_bounds_the_share_of_its_pairs():
     # answers still count: reviewers who merged them say more than the bound's guess
     taught = likelihood.fit(observed, {"word-of-name": (20, 20)}, lambda pattern: 0.6, {"word-of-name": 1})
     assert taught.of("word-of-name") > 0.5
+
+
+def test_the_bound_is_named_and_a_later_pass_restates_the_note_whole():
+    bounded = likelihood.fit({("word-of-name", 0.0): 100}, {}, lambda pattern: 0.6, {"word-of-name": 2})
+    assert bounded.bounded == {"word-of-name": 2}
+    note = evidence.store_note(bounded.of("word-of-name"), 0.6, 100, bounded.bounded["word-of-name"])
+    assert note == (
+        "this store's pairs like this look the same 2% of the time"
+        " (fitted on 100, 2 of them at most: their names are few things; 60% across kinds of text)"
+    )
+    reason = f"'A' may be a word of 'A B'; no rare neighbour in common; {note}; reviewers here merged 0 of 1"
+    assert evidence.STORE_NOTE.sub("", reason) == (
+        "'A' may be a word of 'A B'; no rare neighbour in common; reviewers here merged 0 of 1"
+    )

@@ -223,6 +223,7 @@ class Evidence(NamedTuple):
     answered: tuple[int, int] = (0, 0)
     pooled: float | None = None  # the prior pooled across kinds, when this store's own fit moved it
     fitted_on: int = 0  # how many of this store's pairs of the pattern the fit saw
+    bounded: int = 0  # how many of those can be the same at most, when that held the share down
     # when the two share no neighbour: what the evidence is made of but the prior (its pattern, the
     # log-odds unrounded, shared sources, rare variant, no neighbours, defined in, contrasted in)
     local: tuple | None = None
@@ -247,7 +248,7 @@ class Evidence(NamedTuple):
         if self.shared_sources:
             parts.append(f"{self.shared_sources} author{'s' if self.shared_sources > 1 else ''} wrote both")
         if self.pooled is not None:
-            parts.append(store_note(self.prior, self.pooled, self.fitted_on))
+            parts.append(store_note(self.prior, self.pooled, self.fitted_on, self.bounded))
         text = "; ".join(filter(None, parts))
         merged, answered = self.answered
         if answered:  # last, so that a later pass can restate it (resolver.ANSWERED)
@@ -255,16 +256,18 @@ class Evidence(NamedTuple):
         return text
 
 
-STORE_NOTE = re.compile(r"; this store's pairs like this look the same [^;]*")
+STORE_NOTE = re.compile(r"; this store's pairs like this look the same [^;(]*\([^)]*\)")
 
 
-def store_note(share: float, pooled: float, fitted_on: int) -> str:
-    """What a reason says of the store's own share of a pattern, when the fit moved it."""
+def store_note(share: float, pooled: float, fitted_on: int, bounded: int = 0) -> str:
+    """What a reason says of the store's own share of a pattern, when the fit moved it (and when how
+    few things the pairs' names can be held it down: `likelihood.cover`)."""
     if abs(share - pooled) < 0.01:
         return ""
+    most = f", {bounded} of them at most: their names are few things" if bounded else ""
     return (
         f"this store's pairs like this look the same {share:.0%} of the time"
-        f" (fitted on {fitted_on}; {pooled:.0%} across kinds of text)"
+        f" (fitted on {fitted_on}{most}; {pooled:.0%} across kinds of text)"
     )
 
 
@@ -322,6 +325,7 @@ def rescored(found: Evidence, shares: likelihood.Shares) -> Evidence:
         prior=share,
         pooled=pooled_prior(found.pattern),
         fitted_on=shares.pairs.get(found.pattern, 0),
+        bounded=shares.bounded.get(found.pattern, 0),
     )
 
 

@@ -31,7 +31,7 @@ from __future__ import annotations
 import math
 from collections import Counter
 from collections.abc import Callable, Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 SHARE_PAIRS = 20.0  # how many pairs a pattern's pooled share weighs as against the store's own
 ROUNDS = 50  # EM rounds at most; a round that moves no share by 1e-6 ends the fit
@@ -55,6 +55,8 @@ class Shares:
     share: dict[str, float]  # pattern -> share of same-pairs in this store
     pairs: dict[str, int]  # pattern -> how many of the store's pairs it was fitted on
     pooled: Callable[[str], float]  # pattern -> the share pooled across kinds of text
+    # pattern -> how many of its pairs can be the same at most (`cover`), where that held the share down
+    bounded: dict[str, int] = field(default_factory=dict)
 
     def of(self, pattern: str) -> float:
         found = self.share.get(pattern)
@@ -83,7 +85,7 @@ def fit(
     by_pattern: dict[str, list[tuple[float, int]]] = {}
     for (pattern, x), count in sorted(observed.items()):
         by_pattern.setdefault(pattern, []).append((x, count))
-    share, pairs = {}, {}
+    share, pairs, bounded = {}, {}, {}
     for pattern in sorted(set(by_pattern) | set(answers)):
         rows = by_pattern.get(pattern, [])
         start, n = pooled(pattern), sum(count for _, count in rows)
@@ -98,7 +100,9 @@ def fit(
             now = new
             if settled:
                 break
+        if most < 1.0 and now >= most:
+            bounded[pattern] = covers[pattern]
         merged, answered = answers.get(pattern, (0, 0))
         share[pattern] = round((SHARE_PAIRS * now + merged) / (SHARE_PAIRS + answered), 4)
         pairs[pattern] = n
-    return Shares(share, pairs, pooled)
+    return Shares(share, pairs, pooled, bounded)

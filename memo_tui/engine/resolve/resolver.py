@@ -895,7 +895,9 @@ def _reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]], shares
         merged, answered = answers.get(rule, (0, 0))
         share = shares.of(rule)
         new = round(evidence.sigmoid(evidence.logit(share) + (extra or 0.0)), 4)
-        note = evidence.store_note(share, evidence.pooled_prior(rule), shares.pairs.get(rule, 0))
+        note = evidence.store_note(
+            share, evidence.pooled_prior(rule), shares.pairs.get(rule, 0), shares.bounded.get(rule, 0)
+        )
         said = evidence.STORE_NOTE.sub("", reason.split(ANSWERED)[0]) + (f"; {note}" if note else "")
         said += f"{ANSWERED}{merged} of {answered} questions like this" if answered else ""
         if new != old or said != reason:
