@@ -14,6 +14,7 @@ import threading
 from collections.abc import Iterable, Iterator, Sequence
 from contextlib import contextmanager, suppress
 from datetime import datetime
+from typing import overload
 
 import peewee as pw
 
@@ -30,6 +31,10 @@ def dialect() -> str:
     return type(db.obj).__name__
 
 
+@overload
+def as_datetime(value: datetime | str) -> datetime: ...
+@overload
+def as_datetime(value: None) -> None: ...
 def as_datetime(value: datetime | str | None) -> datetime | None:
     """A time read from a raw row: SQLite gives the stored text, PostgreSQL a datetime."""
     if value is None or isinstance(value, datetime):
