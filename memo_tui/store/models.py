@@ -259,3 +259,11 @@ MODELS = [
     Metric,
     PassMemory,
 ]
+
+
+def primary_key(model: type[pw.Model]) -> pw.Field:
+    """The model's primary key: every model here has one (peewee types a model's as possibly none)."""
+    key = model._meta.primary_key
+    if key is False:
+        raise TypeError(f"{model.__name__} has no primary key")
+    return key
