@@ -43,7 +43,7 @@ def int_bytes(values: Iterable[int]) -> bytes:
     return array("q", values).tobytes()
 
 
-def ints_of(data: bytes) -> array[int]:
+def ints_of(data: bytes | bytearray) -> array[int]:
     """The 64-bit integers an array's bytes hold (as `array("q").tobytes()` wrote them)."""
     out = array("q")
     out.frombytes(data)
@@ -318,7 +318,8 @@ def judge_all(rows: list[tuple[int, str, str | None]], stage: Callable[[bytes], 
     return changes
 
 
-def judge_changes(names_part: bytes, learned_part: bytes, rows_part: bytes, words: dict[str, float]) -> Changes:
+def judge_changes(names_part: bytes | bytearray, learned_part: bytes | bytearray, rows_part: bytes,
+                  words: dict[str, float]) -> Changes:  # fmt: skip
     """The pairs that touch a name the memory did not see as it is now, judged; and the memory's
     names brought up to date (rebuilt when those learned since grew large). Reads no store
     (`rows_part`: the namespace's names, id, name and type, marshalled; `words`: the word
