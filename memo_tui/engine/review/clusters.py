@@ -327,6 +327,12 @@ class ClusterDetail:
     def as_dict(self) -> dict:
         return asdict(self)
 
+    def family(self) -> list[Excerpt]:
+        """A passage family's passages (a name cluster has `entities` instead)."""
+        if self.passages is None:
+            raise ValueError(f"cluster #{self.cluster.id} is a name cluster: it has no passages")
+        return self.passages
+
 
 def cluster_detail(namespace: str, lead: int, passages: int = 2, canonical: int | None = None) -> ClusterDetail:
     cluster = _require(namespace, lead, canonical)
