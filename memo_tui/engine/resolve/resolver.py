@@ -20,7 +20,7 @@ from typing import NamedTuple
 from peewee import fn
 
 from memo_tui.engine.graph.folds import canonical_rank, follow_aliases, written_as_code
-from memo_tui.engine.resolve import conflict_search, pass_memory
+from memo_tui.engine.resolve import conflict_search, pass_memory, recovery
 from memo_tui.engine.resolve.pass_memory import PairList, Sweep, add_pair
 from memo_tui.engine.review import decisions, queue
 from memo_tui.errors import MemoError
@@ -52,6 +52,7 @@ class PassReport:
     unlikely: int = 0  # asked by a rule, but too unlikely (or too small a change) to spend a reviewer's time on
     not_reweighed: int = 0  # asks whose evidence nothing changed since the last pass: kept, not weighed again
     not_certain: int = 0  # identical merge keys that were asked instead of folded: too little evidence
+    taken_back: int = 0  # folds of a pass that died half way, reverted before this one (`recovery`)
     changed_meanwhile: int = 0  # fold candidates a reviewer folded, renamed or deleted while the pass ran
     duplicates_queued: int = 0  # memory questions, admitted beside the capped entity questions
     contradictions_queued: int = 0
@@ -109,7 +110,7 @@ def live_mentions(namespace: str, live: set[int]) -> list[tuple[int, int]]:
     """(passage, entity) of every active mention in a live passage (`live`: the namespace's live
     passages, `live_sources`'): read once per pass, for the mention counts and for the evidence layer.
     A namespace that holds at least half of the store's passages reads the mention table through
-    and keeps its live passages' rows: joining each row to its passage took twice as long (SQLite
+    and keeps its live passages' rows: joining each row to its passage costs more (SQLite
     reads a passage's whole row, text and all). A smaller namespace is joined, so that a pass never
     reads much more than its own."""
     ((last,),) = rows_of(Passage.select(fn.MAX(Passage.id)))
@@ -283,7 +284,20 @@ def resolve(
     process holds it). `cancelled` is asked between steps; when it says so the pass raises Cancelled.
     `full`: search the passages for conflicts even when nothing they depend on changed."""
     with pass_lock(namespace), paused_gc():
-        return _resolve(namespace, cap, dry_run, progress, cancelled or (lambda: False), full)
+        if dry_run:
+            return _resolve(namespace, cap, dry_run, progress, cancelled or (lambda: False), full)
+        taken_back = recovery.begin(namespace)  # None, or what a pass that died left was taken back
+        try:
+            # after a dead pass, every name and passage again: what it kept of itself may be half saved
+            report = _resolve(
+                namespace, cap, dry_run, progress, cancelled or (lambda: False), full or taken_back is not None
+            )
+        except Cancelled:
+            recovery.finish(namespace)  # stopped by its caller: its folds stand, as Cancelled says
+            raise
+        recovery.finish(namespace)
+        report.taken_back = taken_back or 0
+        return report
 
 
 def _stop_if(cancelled: Callable[[], bool]) -> None:
@@ -737,7 +751,7 @@ def _to_visit(known, found, dropped: dict) -> list[tuple[int, int]]:
 
 def _pair_order(pair: tuple[int, int]) -> int:
     """A pair's place in id order, as one number (ids are below 2**63 on both backends): sorting by
-    it takes less than half the time tuples take."""
+    one number compares more cheaply than a tuple."""
     return pair[0] << 63 | pair[1]
 
 
@@ -859,14 +873,15 @@ def answer_counts(namespace: str) -> dict[str, tuple[int, int]]:
         merged, answered = out.get(rule, (0, 0))
         out[rule] = (merged + (count if status == "merged" else 0), answered + count)
     # a learned fold a reviewer reverted answers its pattern "not the same"
-    reverted = (
-        Fold.select(Fold.rule, fn.COUNT(Fold.id))
-        .where((Fold.namespace == namespace) & Fold.rule.startswith(evidence.LEARNED) & Fold.reverted_at.is_null(False))
-        .group_by(Fold.rule)
+    # (not one a pass took back from a pass that died: no reviewer said so)
+    reverted = Fold.select(Fold.id, Fold.rule).where(
+        (Fold.namespace == namespace) & Fold.rule.startswith(evidence.LEARNED) & Fold.reverted_at.is_null(False)
     )
-    for rule, count in reverted.tuples():
-        merged, answered = out.get(rule.removeprefix(evidence.LEARNED), (0, 0))
-        out[rule.removeprefix(evidence.LEARNED)] = (merged, answered + count)
+    taken_back = recovery.taken_back(namespace)
+    for fold_id, rule in reverted.tuples():
+        if fold_id not in taken_back:
+            merged, answered = out.get(rule.removeprefix(evidence.LEARNED), (0, 0))
+            out[rule.removeprefix(evidence.LEARNED)] = (merged, answered + 1)
     return out
 
 
@@ -1045,8 +1060,9 @@ def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_ru
     )
     # a question this store's answers have sunk below the floor stays (a reviewer may have seen it) but
     # does not hold a place that a likelier question could take; nor does a teaching question
-    waiting, taught = 0, set()
+    waiting, taught, every = 0, set(), 0
     for found, reason, pattern in pending.tuples():
+        every += 1
         if TEACHES in reason:
             taught.add(pattern)
         elif found >= evidence.MIN_LIKELIHOOD:
@@ -1072,7 +1088,13 @@ def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_ru
     teaches = {id(q) for q in teaching}
     admitted = asks[:ranked] + teaching
     admitted += islice((q for q in islice(asks, ranked, None) if id(q) not in teaches), slots - len(admitted))
-    under = sum(q.evidence.likelihood < evidence.MIN_LIKELIHOOD for q in teaching)
+    # rank, don't hide: a small store's queue takes the plausible questions too
+    budget = SMALL_QUEUE - every - len(admitted)
+    if budget > 0 and len(admitted) < slots:
+        chosen = {id(q) for q in admitted}
+        plausible = sorted((q for q in unlikely if id(q) not in chosen), key=_ask_order)
+        admitted += plausible[: min(budget, slots - len(admitted))]
+    under = sum(q.evidence.likelihood < evidence.MIN_LIKELIHOOD for q in admitted)
     report.queued, report.deferred = len(admitted), max(0, total - (len(admitted) - under))
     if dry_run or not admitted:
         return
@@ -1102,6 +1124,10 @@ def _admit(namespace: str, asks: list[Ask], cap: int, report: PassReport, dry_ru
             Question.insert_many(rows[start : start + 500]).execute()
 
 
+# Under the floor and over MIN_TEACH, a question is plausible: a small store (fewer pending questions
+# than this) gets them all, by rank. A large store does not: judged on changelogs and a commit history,
+# 1 in 10 of them was the same (in conversations 7 in 9, whose stores are small)
+SMALL_QUEUE = 30
 TEACH_EVERY = 10  # one admitted question in this many is the one that would teach the store most
 TEACHES = "; asked to learn how this store answers questions like it"
 
@@ -1153,12 +1179,16 @@ def _told(q: Ask, name_of) -> str:
 
 
 def reverted_pairs(namespace: str, home: Homes) -> set[frozenset[int]]:
-    """Pairs whose fold was reverted, followed through aliases to where both sides live now."""
+    """Pairs whose fold a reviewer reverted (not a pass taking back a dead pass's fold), followed
+    through aliases to where both sides live now."""
     out = set()
-    rows = Fold.select(Fold.canonical_id, Fold.absorbed_id).where(
+    rows = Fold.select(Fold.id, Fold.canonical_id, Fold.absorbed_id).where(
         (Fold.namespace == namespace) & Fold.reverted_at.is_null(False)
     )
-    for canonical, absorbed in rows.tuples():
+    taken_back = recovery.taken_back(namespace)
+    for fold_id, canonical, absorbed in rows.tuples():
+        if fold_id in taken_back:
+            continue
         a, b = home(canonical), home(absorbed)
         if a is not None and b is not None and a != b:
             out.add(frozenset((a, b)))
