@@ -34,12 +34,17 @@ from dataclasses import dataclass, field, replace
 from datetime import datetime
 from difflib import SequenceMatcher
 from itertools import chain, pairwise
+from typing import TYPE_CHECKING
 
 from memo_tui.errors import MemoError
 from memo_tui.runtime.config import section
 from memo_tui.runtime.processes import second_process
 from memo_tui.store import Entity, Mention, Passage, Relation
+from memo_tui.store.rows import tuples
 from memo_tui.store.statements import as_datetime, paused_gc, rows_of, slices
+
+if TYPE_CHECKING:  # similar_sets imports numpy: only the searches that use it load it
+    from memo_tui.text.similar_sets import Kept
 
 DUPLICATE_JACCARD = 0.75
 DUPLICATE_MIN_WORDS = 8
@@ -53,6 +58,7 @@ PASSAGE_KINDS = ("duplicate", "contradiction")
 FAMILY = 3  # passages on one template from which they are a series, not a pair
 TIMELINE = "timeline"  # the rule of the questions a timeline is asked with
 TIMELINE_MAX = 12  # values one timeline holds: a queue item shows up to `clusters.MAX_MEMBERS` passages
+Scores = dict[tuple[int, int], float]  # look-alike pairs (positions i < j) -> Jaccard (`similar_pairs`)
 BOILERPLATE_SHARE = 0.01  # an entity named by more than this share of live passages gives no impact
 # A value: a number, a decimal or a plain version, with an optional unit (30, 1.5, 60s, 10ms, 4.2.0, 15%)
 _VALUE = re.compile(r"^v?\d+(?:[.,]\d+)*(?:%|[a-z]{1,3})?$")
@@ -90,12 +96,10 @@ _WORD_IDS: dict[str, int] = {}
 
 def _word_ids(words_: list[str]) -> list[int]:
     known = _WORD_IDS
-    ids = list(map(known.get, words_))  # most words are known after the first passages
-    if None in ids:
-        for at, word in enumerate(words_):
-            if ids[at] is None:
-                ids[at] = known[word] = _word_id(word)
-    return ids
+    try:  # most words are known after the first passages
+        return list(map(known.__getitem__, words_))
+    except KeyError:
+        return [known[word] if word in known else known.setdefault(word, _word_id(word)) for word in words_]
 
 
 class _Masked(dict):
@@ -259,7 +263,7 @@ class Live:
     external_id: str
     text: str
     source: str | None
-    created_at: datetime | str  # as the store returns it; only ever compared within one store
+    created_at: datetime
     declared: dict
 
 
@@ -307,7 +311,7 @@ def search_all(
     passages: list[Live],
     named: dict[int, set[int]],
     counts: dict[int, int],
-    kept: list | None = None,
+    kept: list[Kept] | None = None,
     single: list[Finding] | None = None,
 ) -> tuple[list[Finding], list[Finding]]:
     """Compare every passage with every other: the look-alike pairs found, and the findings made of
@@ -392,14 +396,14 @@ def _timeline(series: list[Finding], by_id: dict[int, Live]) -> list[Finding]:
     ]
 
 
-def duplicate_pairs(texts: list[str], kept: list | None = None) -> dict[tuple[int, int], float]:
+def duplicate_pairs(texts: list[str], kept: list[Kept] | None = None) -> Scores:
     """Pairs of texts of 8+ words sharing at least 75% of their word 3-grams."""
     from memo_tui.text.similar_sets import grams, similar_pairs
 
     return similar_pairs(grams([_plain_ids(words(text)) for text in texts]), DUPLICATE_JACCARD, kept=kept)
 
 
-def near_pairs(texts: list[str], entity_sets: list[set[int]], kept: list | None = None) -> dict[tuple[int, int], float]:
+def near_pairs(texts: list[str], entity_sets: list[set[int]], kept: list[Kept] | None = None) -> Scores:
     """Pairs of texts of 5+ words that look alike once numbers are masked and negations dropped, and
     that name nearly the same entities (only those can contradict each other: a text that names none
     pairs with none, and its masked 3-grams are not made, nor indexed)."""
@@ -417,23 +421,24 @@ def near_pairs(texts: list[str], entity_sets: list[set[int]], kept: list | None 
     )
 
 
-def _near_kept(texts: list[str], entity_sets: list[set[int]]) -> tuple[dict, tuple]:
-    kept: list = []
+def _near_kept(texts: list[str], entity_sets: list[set[int]]) -> tuple[Scores, Kept]:
+    kept: list[Kept] = []
     return near_pairs(texts, entity_sets, kept), kept[0]
 
 
-def _pairs(texts: list[str], entity_sets: list[set[int]], kept: list | None = None) -> tuple[dict, dict]:
+def _pairs(texts: list[str], entity_sets: list[set[int]], kept: list[Kept] | None = None) -> tuple[Scores, Scores]:
     """Both kinds of candidate pairs; on a large store the second kind is found in a second process
     at the same time (the two kinds are about equal work). `kept`: as `similar_pairs` keeps it,
     for both kinds."""
     if len(texts) < PARALLEL_MIN or (os.cpu_count() or 1) < 2:
         return duplicate_pairs(texts, kept), near_pairs(texts, entity_sets, kept)
     with second_process() as pool:
-        near = pool.submit(_near_kept if kept is not None else near_pairs, texts, entity_sets)
-        duplicates = duplicate_pairs(texts, kept)
         if kept is None:
-            return duplicates, near.result()
-        found, near_kept = near.result()
+            near = pool.submit(near_pairs, texts, entity_sets)
+            return duplicate_pairs(texts), near.result()
+        near_and_kept = pool.submit(_near_kept, texts, entity_sets)
+        duplicates = duplicate_pairs(texts, kept)
+        found, near_kept = near_and_kept.result()
         kept.append(near_kept)
         return duplicates, found
 
@@ -593,7 +598,7 @@ def single_valued_conflicts(by_id: dict[int, Live]) -> list[Finding]:
     rows = Relation.select(Relation.src, Relation.predicate, Relation.dst, Relation.passage).where(
         Relation.active & Relation.predicate.in_(predicates)
     )
-    for src, predicate, dst, pid in rows.tuples():
+    for src, predicate, dst, pid in tuples(rows):
         if pid not in by_id:  # a live passage of the namespace
             continue
         newest = stated[(src, predicate)].get(dst)
@@ -601,9 +606,9 @@ def single_valued_conflicts(by_id: dict[int, Live]) -> list[Finding]:
         if newest is None or (passage.created_at, passage.id) > (newest.created_at, newest.id):
             stated[(src, predicate)][dst] = passage
     ids = sorted({src for src, _ in stated} | {dst for values in stated.values() for dst in values})
-    names = {}
+    names: dict[int, str] = {}
     for part in slices(ids):
-        names.update(Entity.select(Entity.id, Entity.name).where(Entity.id.in_(part)).tuples())
+        names.update(tuples(Entity.select(Entity.id, Entity.name).where(Entity.id.in_(part))))
     out = []
     for (src, predicate), values in sorted(stated.items()):
         ordered = sorted(values.items(), key=lambda item: (item[1].created_at, item[1].id))

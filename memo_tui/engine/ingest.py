@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 import os
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
 from functools import partial
 from operator import itemgetter
@@ -29,8 +29,9 @@ from memo_tui.store import Mention, Passage, Relation, bump_version, graph_versi
 from memo_tui.store.connect import failure, store_errors
 from memo_tui.store.locks import writing
 from memo_tui.store.queries import live_passages_by_external_id
+from memo_tui.store.rows import tuples
 from memo_tui.store.statements import Inserter, bulk_write_cache, paused_gc, refresh_statistics
-from memo_tui.text.sources import PassageRecord, SourceFile, walk
+from memo_tui.text.sources import DeclaredEntity, DeclaredRelation, PassageRecord, SourceFile, walk
 
 # passages a transaction: each commit writes out every index page its mentions touched (scattered by
 # entity), so fewer, larger transactions write each page out fewer times
@@ -207,15 +208,15 @@ class PassageWriter:
         now = utcnow()
         self._retired = set()
         extracted = self._names_only(extracted)
-        live = self._live_passages([r.external_id for r in chunk])
+        stored = self._live_passages([r.external_id for r in chunk])
+        held = {ext: (text, declared) for ext, (_, text, declared) in stored.items()}  # as this chunk leaves it
         todo = []
         for record, found in zip(chunk, extracted, strict=True):
             declared = _declared_json(record)
-            old = live.get(record.external_id)
-            if old is not None and old[1] == record.text and old[2] == declared:
+            if held.get(record.external_id) == (record.text, declared):
                 self.report.passages_unchanged += 1
                 continue
-            live[record.external_id] = (None, record.text, declared)
+            held[record.external_id] = (record.text, declared)
             todo.append((record, found, declared))
         made = self._prepare_entities([found for _, found, _ in todo])
         live = self._live_passages([record.external_id for record, _, _ in todo])
@@ -352,8 +353,8 @@ def known_keys(namespace: str) -> list[str]:
     """Identity keys of the namespace's entities and aliases, for prose spellings."""
     from memo_tui.store import Alias, Entity
 
-    rows = Entity.select(Entity.identity_key).where(Entity.namespace == namespace).tuples()
-    aliases = Alias.select(Alias.identity_key).where(Alias.namespace == namespace).tuples()
+    rows = tuples(Entity.select(Entity.identity_key).where(Entity.namespace == namespace))
+    aliases = tuples(Alias.select(Alias.identity_key).where(Alias.namespace == namespace))
     return [key for (key,) in rows] + [key for (key,) in aliases]
 
 
@@ -378,8 +379,8 @@ class _Readable(NamedTuple):
     """What extraction reads of a record (`_mentions_of`), as the extraction process is handed it."""
 
     text: str
-    entities: list[dict]
-    relations: list[dict]
+    entities: list[DeclaredEntity]
+    relations: list[DeclaredRelation]
     tags: list[str]
 
 
@@ -400,7 +401,7 @@ def _extract_next(part: bytes) -> bytes:
     return codec.dumps([list(map(tuple, mentions)) for mentions in found])
 
 
-def _extract_chunk(chunk: list[PassageRecord] | list[_Readable], spellings: KnownSpellings) -> list[list[Extracted]]:
+def _extract_chunk(chunk: Sequence[PassageRecord | _Readable], spellings: KnownSpellings) -> list[list[Extracted]]:
     found = [_mentions_of(record) for record in chunk]
     spellings.add(m.key for mentions in found for m in mentions)
     return [mentions + spellings.mentions(record.text, mentions) for record, mentions in zip(chunk, found, strict=True)]

@@ -28,6 +28,7 @@ from memo_tui.errors import MemoError
 from memo_tui.names import evidence
 from memo_tui.store import Decision, Passage, Question, utcnow
 from memo_tui.store.locks import writing
+from memo_tui.store.rows import tuples
 from memo_tui.text.sources import PassageRecord
 
 KINDS = {"merge": "agent-merge", "keep_apart": "agent-keep-apart"}
@@ -155,7 +156,7 @@ def _persons_live(namespace: str, external_ids: list[str]) -> dict[str, tuple[in
             & Passage.retired_at.is_null()
             & Passage.external_id.in_(unique[start : start + 500])
         )
-        for pid, ext, text, declared, source in rows.tuples():
+        for pid, ext, text, declared, source in tuples(rows):
             if is_persons(source):
                 found[ext] = (pid, text, declared)
     return found
@@ -222,7 +223,7 @@ def refuse_retiring_persons(namespace: str, question_ids: list[int]) -> None:
         & Question.id.in_(question_ids)
         & Question.kind.in_(("duplicate", "contradiction"))
     )
-    for qid, left, right in rows.tuples():
-        sources = Passage.select(Passage.source).where(Passage.id.in_((left, right))).tuples()
+    for qid, left, right in tuples(rows):
+        sources = tuples(Passage.select(Passage.source).where(Passage.id.in_((left, right))))
         if any(is_persons(source) for (source,) in sources):
             raise MemoError(f"question {qid} would retire a person's passage; only a person answers it")

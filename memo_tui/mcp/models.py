@@ -7,6 +7,7 @@ from datetime import datetime
 from typing import Annotated, Literal
 
 from pydantic import BaseModel, Field
+from pydantic.fields import FieldInfo
 
 from memo_tui.service.views import MAX_REASON, EntitySide, Excerpt
 
@@ -32,12 +33,14 @@ MemberIds = Annotated[list[Annotated[int, Field(strict=True, ge=1)]], Field(max_
 Reason = Annotated[str, Field(strict=True, min_length=1, max_length=MAX_REASON, description="what the agent saw")]
 
 
-def limit_arg(most: int, what: str):
-    return Annotated[int, Field(strict=True, ge=1, le=most, description=f"at most this many {what} (1-{most})")]
+# a tool's `limit` and flags, as Annotated[int, limit_field(...)] and Annotated[bool, flag_field(...)]:
+# a call is no type to a type checker, but any value is an Annotated's metadata
+def limit_field(most: int, what: str) -> FieldInfo:
+    return Field(strict=True, ge=1, le=most, description=f"at most this many {what} (1-{most})")
 
 
-def flag_arg(description: str):
-    return Annotated[bool, Field(strict=True, description=description)]
+def flag_field(description: str) -> FieldInfo:
+    return Field(strict=True, description=description)
 
 
 PASSAGE_ITEM = {

@@ -48,8 +48,8 @@ from memo_tui.mcp.models import (
     Reason,
     Stats,
     Text,
-    flag_arg,
-    limit_arg,
+    flag_field,
+    limit_field,
 )
 from memo_tui.service import reads, review, work
 from memo_tui.service.reads import time_of
@@ -186,11 +186,11 @@ class _Tools:
 
     def __call__(self, description: str, name: str | None = None, writes: bool = False, destructive: bool = False,
                  gated: bool = False):  # fmt: skip
-        hints = ToolAnnotations(
-            readOnlyHint=not writes,
-            destructiveHint=destructive if writes else None,
-            idempotentHint=not writes or None,
-            openWorldHint=False,
+        hints = ToolAnnotations(  # by field name: the camelCase aliases are what it sends
+            read_only_hint=not writes,
+            destructive_hint=destructive if writes else None,
+            idempotent_hint=not writes or None,
+            open_world_hint=False,
         )
 
         def register(fn):
@@ -205,7 +205,7 @@ def _entity_tools(tool: _Tools) -> None:
     @tool("Entities whose name or alias matches the query (fuzzy), best first.")
     def search_entities(
         query: Annotated[str, Field(strict=True, min_length=1, max_length=1000, description="a name or part of one")],
-        limit: limit_arg(100, "entities") = 10,
+        limit: Annotated[int, limit_field(100, "entities")] = 10,
         namespace: Namespace = None,
     ) -> list[EntityHit]:
         return [
@@ -245,7 +245,7 @@ def _entity_tools(tool: _Tools) -> None:
     )
     def related_entities(
         name: NameArg,
-        limit: limit_arg(100, "neighbours in each group") = 20,
+        limit: Annotated[int, limit_field(100, "neighbours in each group")] = 20,
         type: Annotated[
             str | None, Field(strict=True, max_length=100, description="an entity type, e.g. person")
         ] = None,
@@ -274,7 +274,7 @@ def _question_tools(tool: _Tools) -> None:
             Literal["entity_pair", "duplicate", "contradiction", "name_cluster", "passage_family", "agent"] | None,
             Field(description="only items of this kind; agent: the agents' proposals (always pairs)"),
         ] = None,
-        limit: limit_arg(100, "items") = 20,
+        limit: Annotated[int, limit_field(100, "items")] = 20,
         namespace: Namespace = None,
     ) -> list[QuestionItem]:
         proposed = kind == "agent"  # a proposal stays a pair: an agent proposed each one
@@ -315,7 +315,7 @@ def _question_tools(tool: _Tools) -> None:
         who: Annotated[
             Literal["auto", "human", "any"], Field(description="auto: the resolver; human: people and agents; any")
         ] = "any",
-        limit: limit_arg(100, "entries") = 20,
+        limit: Annotated[int, limit_field(100, "entries")] = 20,
         namespace: Namespace = None,
     ) -> list[HistoryEntry]:
         rows = review.history(tool.ns(namespace), who=None if who == "any" else who, limit=limit)
@@ -337,7 +337,7 @@ def _passage_tools(tool: _Tools) -> None:
     @tool("Live passages whose text has every word of the query (full-text, whole words, any case), best first.")
     def search_passages(
         query: Annotated[str, Field(strict=True, min_length=1, max_length=1000, description="words to find")],
-        limit: limit_arg(100, "passages") = 10,
+        limit: Annotated[int, limit_field(100, "passages")] = 10,
         namespace: Namespace = None,
     ) -> list[Passage]:
         return [Passage.model_validate(p, from_attributes=True)
@@ -347,7 +347,7 @@ def _passage_tools(tool: _Tools) -> None:
     def recent_passages(
         source: Annotated[str | None, Field(strict=True, max_length=1000, description="only this source")] = None,
         since: Annotated[str | None, Field(strict=True, max_length=64, description="an ISO 8601 time")] = None,
-        limit: limit_arg(100, "passages") = 10,
+        limit: Annotated[int, limit_field(100, "passages")] = 10,
         namespace: Namespace = None,
     ) -> list[Passage]:
         found = reads.recent_passages(tool.ns(namespace), source, _time(since, "since"), limit)
@@ -425,7 +425,7 @@ def _answer_tools(tool: _Tools) -> None:
         question_id: QuestionId,
         action: Annotated[Literal["merge", "reject", "keep_both"], Field(description="the answer")],
         ctx: Context,
-        pair_only: flag_arg("answer just this one question (none of the cluster's choices)") = False,
+        pair_only: Annotated[bool, flag_field("answer just this one question (none of the cluster's choices)")] = False,
         members_seen: Annotated[MemberIds | None, Field(description="the member ids list_questions showed")] = None,
         canonical: Annotated[
             int | None, Field(strict=True, ge=1, description="a cluster's merge: the member id the others fold into")
@@ -433,7 +433,9 @@ def _answer_tools(tool: _Tools) -> None:
         leave_out: Annotated[
             MemberIds | None, Field(description="a name_cluster's merge: member ids not to fold")
         ] = None,
-        mark_rest: flag_arg("a cluster's merge: mark the members left out different from the canonical") = False,
+        mark_rest: Annotated[
+            bool, flag_field("a cluster's merge: mark the members left out different from the canonical")
+        ] = False,
         namespace: Namespace = None,
     ) -> DecisionResult:
         view = review.answer_as_agent(

@@ -23,9 +23,10 @@ from array import array
 from bisect import bisect_left
 from collections import Counter, defaultdict
 from collections.abc import Collection, Iterable
-from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures import Future, ProcessPoolExecutor
 from functools import lru_cache
 from itertools import chain, combinations
+from typing import TypeVar
 
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
@@ -40,6 +41,8 @@ _SUFFIX = re.compile(r"^(.+)\.[a-z0-9]{1,4}$")
 Pair = tuple[int, int]
 # While blocking, a pair of positions (i, j), i < j, is the one number i << PAIR_SHIFT | j (`codec`),
 # made inline in the loops below: a call a pair would cost more than the packing itself.
+_K = TypeVar("_K")
+_V = TypeVar("_V", int, str)  # what an index files: a name's position or a key, never a list
 
 
 PARALLEL_MIN = 20_000
@@ -63,7 +66,7 @@ class EditPairs:
     def __init__(self, raw_names: list[str]) -> None:
         self._raw = raw_names
         self._pool: ProcessPoolExecutor | None = None
-        self._future = None
+        self._future: Future[array[int]] | None = None
 
     def __enter__(self) -> EditPairs:
         if len(self._raw) >= PARALLEL_MIN and (os.cpu_count() or 1) >= 2:
@@ -71,13 +74,13 @@ class EditPairs:
             self._future = self._pool.submit(_edit_distance_pairs, codec.dumps(self._raw))
         return self
 
-    def result(self) -> array:
+    def result(self) -> array[int]:
         """The pairs' numbers (`pair_of`), each once."""
         if self._future is not None:
             return self._future.result()
         return _edit_distance_pairs(codec.dumps(self._raw))
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, *exc: object) -> None:
         if self._pool is not None:
             self._pool.shutdown(cancel_futures=True)
 
@@ -96,7 +99,7 @@ def _within_groups(pairs: set[int], members: list[int], found: set[int]) -> None
     pairs.update(members[code >> PAIR_SHIFT] << PAIR_SHIFT | members[code & PAIR_LOW] for code in found)
 
 
-def _edit_distance_pairs(packed: bytes) -> array:
+def _edit_distance_pairs(packed: bytes) -> array[int]:
     names = codec.loads(packed)
     keys = [spelling_key(name) for name in names]
     groups = digit_groups(digits_of(identity_key(name)) for name in names)
@@ -105,8 +108,9 @@ def _edit_distance_pairs(packed: bytes) -> array:
     for members in groups:
         holders: dict[str, int | list[int]] = {}
         for i in members:
-            if keys[i] is not None:
-                _file(holders, keys[i], i)
+            key = keys[i]
+            if key is not None:
+                _file(holders, key, i)
         _edit_distance(pairs, holders)
     return pairs
 
@@ -222,7 +226,7 @@ def _segments(length: int, parts: int) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def _edit_distance(pairs: array, holders: dict[str, int | list[int]]) -> None:
+def _edit_distance(pairs: array[int], holders: dict[str, int | list[int]]) -> None:
     """PassJoin: a string within k edits of a string of length L contains one of the L-string's k+1
     segments, the i-th at most i positions from where it stands and at most k - i from where it would
     stand counted from the end (pigeonhole); each such candidate is then checked exactly. Indexes and
@@ -257,7 +261,7 @@ def _edit_distance(pairs: array, holders: dict[str, int | list[int]]) -> None:
                         at = start + shift
                         if 0 <= at and at + size <= len(key):
                             entry = segments.get(key[at : at + size])
-                            if type(entry) is str:
+                            if isinstance(entry, str):
                                 found.add(entry)
                             elif entry is not None:
                                 found.update(entry)
@@ -331,8 +335,8 @@ def _short_names(pairs: set[int], names: list[Name]) -> None:
     starts, looked up among short forms."""
     shorts = _by_value({i: n.merge for i, n in enumerate(names) if short_name_of(n)})
     for i, n in enumerate(names):
-        first = person_first_word(n)
-        for end in range(2, min(len(first), 7)) if first else ():
+        first = person_first_word(n) or ""
+        for end in range(2, min(len(first), 7)):
             for j in shorts.get(first[:end], ()):
                 _add(pairs, i, j)
 
@@ -370,7 +374,7 @@ def _trigram_prefix_filter(pairs: set[int], grams: dict[int, Collection[str]]) -
         slack = size - -(-8 * size // 10)
         for a, b in combinations(tokens[: slack + 2], 2):
             entry = index.get(a * width + b)
-            if type(entry) is int:
+            if isinstance(entry, int):
                 if size_of[entry] >= least:
                     found.add(entry)
             elif entry is not None:
@@ -383,18 +387,18 @@ def _trigram_prefix_filter(pairs: set[int], grams: dict[int, Collection[str]]) -
             _file(index, a * width + b, i)
 
 
-def _listed(entry) -> list:
+def _listed(entry: _V | list[_V]) -> list[_V]:
     """An entry `_file` made, as a list."""
-    return entry if type(entry) is list else [entry]
+    return entry if isinstance(entry, list) else [entry]
 
 
-def _file(index: dict, key, value) -> None:
+def _file(index: dict[_K, _V | list[_V]], key: _K, value: _V) -> None:
     """Index `value` (never a list) under `key`: an entry is one value, or a list of them once there
     are more (most entries of a large index hold one)."""
     entry = index.get(key)
     if entry is None:
         index[key] = value
-    elif type(entry) is list:
+    elif isinstance(entry, list):
         entry.append(value)
     else:
         index[key] = [entry, value]
@@ -458,8 +462,8 @@ def name_tokens(n: Name, order: dict[str, int]) -> set[str]:
                 add("L" + word[:1])
             else:
                 add("N" + word[:1])
-    first = person_first_word(n)
-    for end in range(2, min(len(first), 7)) if first else ():
+    first = person_first_word(n) or ""
+    for end in range(2, min(len(first), 7)):
         add("P" + first[:end])
     if short_name_of(n):
         add("Q" + n.merge)

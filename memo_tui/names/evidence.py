@@ -24,12 +24,12 @@ import math
 import os
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from itertools import chain, repeat
 from pathlib import Path
-from typing import NamedTuple
+from typing import NamedTuple, TypeAlias
 
 from memo_tui.errors import MemoError
 from memo_tui.names import likelihood
@@ -53,20 +53,26 @@ RARE_SHARE = 0.01  # a neighbour named by at most this share of live passages is
 SPELLING_RULES = frozenset({"edit-distance", "trigrams", "plural", "prefix", "same-merge-key", "accents"})
 NEIGHBOUR_PASSAGES = 200  # passages per name looked at for neighbours (a hub is sampled, by id)
 SOURCE_SLICE = 64  # passages whose sources are read at a time, until every source of the store is found
+Calibration: TypeAlias = dict[str, dict[str, float]]  # table (TABLES) -> pattern, feature or rule -> number
+# what evidence is made of but the prior: pattern, log-odds unrounded, shared sources, rare variant, no
+# neighbours, defined in, contrasted in (`remade`)
+Made: TypeAlias = tuple[str, float, int, bool, bool, str | None, str | None]
+# a verdict's fields: kind, score, rule, and its reason if any
+VerdictFields: TypeAlias = tuple[str, float, str] | tuple[str, float, str, str]
 
 
 def calibration_path() -> Path:
     return Path(os.environ.get(CALIBRATION_ENV) or CALIBRATION)
 
 
-def calibration() -> dict:
+def calibration() -> Calibration:
     # looked up by the variable's text: a pass asks hundreds of thousands of times, and making a Path
     # each time cost more than the rest of the evidence's arithmetic
     return _read_calibration(os.environ.get(CALIBRATION_ENV) or "")
 
 
 @cache
-def _read_calibration(named: str) -> dict:
+def _read_calibration(named: str) -> Calibration:
     path = Path(named) if named else CALIBRATION
     try:
         table = json.loads(path.read_text(encoding="utf-8"))
@@ -105,7 +111,7 @@ class StoreFacts:
     _rarity: dict[int, float] = field(default_factory=dict)  # passages naming an entity -> its rarity
     _sources: dict[int, frozenset[str]] = field(default_factory=dict)
     _source_sets: dict[frozenset[str], frozenset[str]] = field(default_factory=dict)  # equal ones are one set
-    _source_counts: dict[int, Counter] = field(default_factory=dict)
+    _source_counts: dict[int, Counter[str | None]] = field(default_factory=dict)
     _authors_in_all: int | None = None  # how many distinct sources `source_of` holds (None: not counted)
     _source_lift: float | None = None  # the most a shared source can say in this store (`source_lift`)
 
@@ -176,19 +182,18 @@ class StoreFacts:
         if counted is None:
             counted = Counter(map(self.source_of.get, self.passages_of.get(entity_id, ())))
             self._source_counts[entity_id] = counted
-        return frozenset(counted - Counter(self.source_of.get(p) for p in joint)) - {None, ""}
+        return frozenset(filter(None, counted - Counter(self.source_of.get(p) for p in joint)))
 
-    def _authors(self, passages: list[int]) -> frozenset[str]:
+    def _authors(self, passages: Sequence[int]) -> frozenset[str]:
         """The sources of these passages, read a slice at a time until all of the store's are among
         them: where a few authors wrote everything, a hub's first passages name them all."""
         if len(passages) == 1:  # most names
             return frozenset(filter(None, (self.source_of.get(passages[0]),)))
         if self._authors_in_all is None:
             self._authors_in_all = len(set(self.source_of.values()) - {None, ""})
-        found: set[str | None] = set()
+        found: set[str] = set()
         for start in range(0, len(passages), SOURCE_SLICE):
-            found.update(map(self.source_of.get, passages[start : start + SOURCE_SLICE]))
-            found -= {None, ""}
+            found.update(filter(None, map(self.source_of.get, passages[start : start + SOURCE_SLICE])))
             if len(found) >= self._authors_in_all:
                 break
         return frozenset(found)
@@ -226,7 +231,7 @@ class Evidence(NamedTuple):
     bounded: int = 0  # how many of those can be the same at most, when that held the share down
     # when the two share no neighbour: what the evidence is made of but the prior (its pattern, the
     # log-odds unrounded, shared sources, rare variant, no neighbours, defined in, contrasted in)
-    local: tuple | None = None
+    local: Made | None = None
 
     def words(self) -> str:
         """The evidence in a reviewer's words."""
@@ -304,13 +309,15 @@ def learned(answers: dict[str, tuple[int, int]]) -> dict[str, int]:
     }
 
 
-def learned_verdict(said: tuple, merges: int) -> tuple:
+def learned_verdict(said: VerdictFields, merges: int) -> tuple[str, float, str, str]:
     """An ask verdict's fields (kind, score, rule, and its reason if any) as a learned fold's."""
     reason = said[3] if len(said) > 3 else ""
     return ("fold", said[1], LEARNED + said[2], f"{reason}; reviewers here merged all {merges} questions like this")
 
 
-def store_shares(observed: Mapping[tuple[str, float], int], answers, covers: Mapping[str, int]) -> likelihood.Shares:
+def store_shares(
+    observed: Mapping[tuple[str, float], int], answers: Mapping[str, tuple[int, int]], covers: Mapping[str, int]
+) -> likelihood.Shares:
     """This store's share of same-pairs per pattern, fitted on its candidate pairs and answers
     (`likelihood.fit`): observed is (pattern, what the pair's evidence adds) -> how many pairs;
     covers, pattern -> `likelihood.cover` of those pairs."""
@@ -341,7 +348,7 @@ def yield_of(likelihood: float, impact: int) -> float:
     return round(likelihood * math.log2(1 + max(1, impact)), 4)
 
 
-def neighbours(facts: StoreFacts, entity_id: int, joint: set[int]) -> tuple[dict[int, int], set[int]]:
+def neighbours(facts: StoreFacts, entity_id: int, joint: frozenset[int]) -> tuple[dict[int, int], set[int]]:
     """The names the entity's passages also name (with how many of its passages name each), and
     those that only passages naming both sides of the pair (`joint`) name: they do not count."""
     cached = facts.neighbour_cache.get(entity_id)
@@ -355,7 +362,7 @@ def neighbours(facts: StoreFacts, entity_id: int, joint: set[int]) -> tuple[dict
         facts.neighbour_cache[entity_id] = cached
     if not joint:
         return cached, set()
-    lost = Counter()
+    lost: Counter[int] = Counter()
     for pid in joint.intersection(facts.passages_of.get(entity_id, ())[:NEIGHBOUR_PASSAGES]):
         lost.update(facts.entities_of.get(pid, ()))
     return cached, {e for e, n in lost.items() if cached.get(e, 0) <= n}
@@ -388,8 +395,8 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
         # everything, so its many neighbours weigh against it
         total = math.sqrt(facts.rarity_sum(left, n_left, lost_left) * facts.rarity_sum(right, n_right, lost_right))
         score = min(1.0, sum(rare.values()) / total) if total else 0.0
-        named = sorted((e for e in rare if facts.is_rare(e)), key=lambda e: (-rare[e], names_of.get(e, "")))
-        shown = tuple(names_of.get(e, f"#{e}") for e in named)
+        ranked = sorted((e for e in rare if facts.is_rare(e)), key=lambda e: (-rare[e], names_of.get(e, "")))
+        shown = tuple(names_of.get(e, f"#{e}") for e in ranked)
     shared_sources = len(facts.sources(left, joint) & facts.sources(right, joint))
     no_neighbours = not n_left or not n_right
     counts = sorted((facts.frequency.get(left, 0), facts.frequency.get(right, 0)))
@@ -402,12 +409,12 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
         + (min(weights["shared_source"], facts.source_lift()) if shared_sources else 0.0)
         + (weights["no_neighbours"] if no_neighbours else 0.0)
     )
-    made = (pattern, x, shared_sources, rare_variant, no_neighbours, defined, contrasted)
+    made: Made = (pattern, x, shared_sources, rare_variant, no_neighbours, defined, contrasted)
     return remade(made, facts.answers, shown, score, bool(shared))
 
 
 def remade(
-    made: tuple,
+    made: Made,
     answers: dict[str, tuple[int, int]],
     shown: tuple[str, ...] = (),
     score: float = 0.0,

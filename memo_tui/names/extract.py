@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 from typing import NamedTuple
 
 from memo_tui.names.keys import identity_key
@@ -117,7 +118,7 @@ COMMIT_VERBS = """
 
 
 def _inflections(verbs: list[str]) -> frozenset[str]:
-    out = set()
+    out: set[str] = set()
     for verb in verbs:
         stem = verb[:-1] if verb.endswith("e") else verb
         out.update(
@@ -172,7 +173,13 @@ def extract(text: str) -> list[Extracted]:
         if current is None or WEIGHTS[source] > current.weight:
             found[key] = Extracted(surface if current is None else current.surface, key, source, WEIGHTS[source])
 
-    def take(pattern: re.Pattern[str], source: str | None, group: int = 0, keep=None, clean=None) -> None:
+    def take(
+        pattern: re.Pattern[str],
+        source: str | None,
+        group: int = 0,
+        keep: Callable[[str], bool] | None = None,
+        clean: Callable[[str], str | None] | None = None,
+    ) -> None:
         """Record every match as a mention (`clean` may turn it into a name, or None) and blank it
         out of the text."""
         nonlocal text
@@ -270,7 +277,10 @@ def _is_compound(word: str) -> bool:
     return inner_upper or any(ch.isdigit() for ch in word) or (len(letters) > 1 and all(c.isupper() for c in letters))
 
 
-def _add_capitalised_run(text: str, match: re.Match[str], add, in_heading: bool) -> None:
+_Add = Callable[[str, str], None]  # records one name with its source
+
+
+def _add_capitalised_run(text: str, match: re.Match[str], add: _Add, in_heading: bool) -> None:
     """Split a run at possessives ("Alice's HashMap"), then add each part."""
     words: list[str] = []
     at_start = in_heading or _starts_sentence(text, match.start())
@@ -283,7 +293,7 @@ def _add_capitalised_run(text: str, match: re.Match[str], add, in_heading: bool)
     _add_words(words, at_start, add, in_heading)
 
 
-def _add_words(words: list[str], at_sentence_start: bool, add, in_heading: bool = False) -> None:
+def _add_words(words: list[str], at_sentence_start: bool, add: _Add, in_heading: bool = False) -> None:
     first = words[0] if words else ""
     # Trim from the start: any stop word opening a sentence, then function words and bare numbers.
     opening = words[0].casefold() if words else ""

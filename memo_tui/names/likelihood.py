@@ -101,7 +101,7 @@ def fit(
             if settled:
                 break
         if most < 1.0 and now >= most:
-            bounded[pattern] = covers[pattern]
+            bounded[pattern] = covers[pattern] if covers else 0
         merged, answered = answers.get(pattern, (0, 0))
         share[pattern] = round((SHARE_PAIRS * now + merged) / (SHARE_PAIRS + answered), 4)
         pairs[pattern] = n

@@ -23,6 +23,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import compress
+from typing import TypeAlias, TypeVar
 
 from memo_tui.names import blocking, keys
 from memo_tui.names.blocking import SPELLING_TOKENS, gram_order, name_probes, name_tokens
@@ -33,6 +34,10 @@ from memo_tui.runtime.codec import ints_of, joined, split
 REBUILD_SHARE = 0.1  # the names learned since the base are folded into it when they are this share of it
 Pair = tuple[int, int]
 Row = tuple[int, str, str | None, str, list[str]]  # a name remembered: id, name, type, merge key, tokens
+Said: TypeAlias = tuple[str, float, str]  # a verdict that is not a plain no: kind, score, rule
+# a `Names` as its part keeps it: ids, names, types, merge keys, tokens, token ends, token count (`_dumped`)
+Part: TypeAlias = tuple[bytes, str, str, str, str, bytes, int]
+_V = TypeVar("_V")
 
 
 @dataclass
@@ -41,12 +46,12 @@ class Names:
     keeps them: the tokens of entity k are tokens[ends[k - 1]:ends[k]]. Found by scanning (no inverted
     index to build or keep: a pass asks about the few tokens of its new names)."""
 
-    ids: array
+    ids: array[int]
     names: list[str]
     types: list[str | None]
     merges: list[str]
     tokens: list[str]
-    ends: array
+    ends: array[int]
 
     @classmethod
     def of(cls, rows: list[Row]) -> Names:
@@ -75,25 +80,32 @@ class Names:
         hits = compress(range(len(self.tokens)), map(wanted.__contains__, self.tokens))
         return [(self.ids[bisect_right(self.ends, at)], self.tokens[at]) for at in hits]
 
-    def dumps(self) -> tuple:
+    def dumps(self) -> Part:
         tokens = joined(self.tokens)
         return _dumped(self.ids, self.names, self.types, self.merges, tokens, self.ends, len(self.tokens))
 
     @classmethod
-    def loads(cls, value: tuple) -> Names:
-        ids, names, types, merges, tokens, ends, count = value
-        ids = ints_of(ids)
+    def loads(cls, value: Part) -> Names:
+        id_bytes, names, types, merges, tokens, ends, count = value
+        ids = ints_of(id_bytes)
         size = len(ids)
         kinds = [t or None for t in split(types, size)]
         return cls(ids, split(names, size), kinds, split(merges, size), split(tokens, count), ints_of(ends))
 
 
-def _dumped(ids: array, names: list[str], types: list[str | None], merges: Iterable[str], tokens: str, ends: array,
-            count: int) -> tuple:  # fmt: skip
+def _dumped(ids: array[int], names: list[str], types: list[str | None], merges: Iterable[str], tokens: str,
+            ends: array[int], count: int) -> Part:  # fmt: skip
     """A `Names` as its part keeps it (`tokens`: all of them joined, `count` of them); ValueError if
     a name holds the separator (a name the extractor never makes: its passes are full ones)."""
     names_text = joined(names, checked=True)
     return ids.tobytes(), names_text, joined(t or "" for t in types), joined(merges), tokens, ends.tobytes(), count
+
+
+def _id(n: Name) -> int:
+    """The entity id of a name a pass built (every one has one)."""
+    if n.id is None:
+        raise TypeError(f"{n!r} has no entity id")
+    return n.id
 
 
 @dataclass
@@ -131,17 +143,19 @@ class NameMemory:
             self.forgotten.add(entity_id)
             self.learned.pop(entity_id, None)
 
-    def learn(self, names: Iterable[Name]) -> dict[int, set[str]]:
-        """Remember these names and their tokens; returns each one's tokens."""
+    def learn(self, names: dict[int, Name]) -> dict[int, set[str]]:
+        """Remember these names (entity id -> name) and their tokens; returns each one's tokens."""
         out = {}
-        for n in names:
-            self.seen[n.id] = (n.name, n.type)
-            out[n.id] = found = name_tokens(n, self.order)
-            self.learned[n.id] = (n.name, n.type, n.merge, sorted(found))
-            self.merges[n.id] = n.merge
+        for entity_id, n in names.items():
+            self.seen[entity_id] = (n.name, n.type)
+            out[entity_id] = found = name_tokens(n, self.order)
+            self.learned[entity_id] = (n.name, n.type, n.merge, sorted(found))
+            self.merges[entity_id] = n.merge
         return out
 
-    def partners(self, names: dict[int, Name], tokens: dict[int, set[str]], live: dict[int, tuple]) -> set[int]:
+    def partners(
+        self, names: dict[int, Name], tokens: dict[int, set[str]], live: dict[int, tuple[str, str | None]]
+    ) -> set[int]:
         """Entity ids that some blocking family could pair with one of `names` (`live`: id -> (name,
         type)). A partner found only by a spelling token is kept when the two keys are close (their
         lists are long: a common segment or trigram)."""
@@ -152,7 +166,8 @@ class NameMemory:
         held = [(i, t) for i, t in self.base.holders(set(asked)) if i not in self.forgotten]
         held += [(i, t) for i, (*_, found) in self.learned.items() for t in found if t in asked]
         out: set[int] = set()
-        found_by = {kind: defaultdict(set) for kind in SPELLING_TOKENS}  # kind -> name asking -> holders
+        # kind -> name asking -> holders
+        found_by: dict[str, dict[int, set[int]]] = {kind: defaultdict(set) for kind in SPELLING_TOKENS}
         for holder, token in held:
             kind = token[token.index("|") + 1]
             if kind in SPELLING_TOKENS:
@@ -161,7 +176,8 @@ class NameMemory:
             else:
                 out.add(holder)
         edits, close = found_by["E"], found_by["G"]  # edit segments, prefix trigrams
-        merges, grams = self.merges, {}  # the candidates' merge keys (held since they were learned), trigrams
+        merges = self.merges  # the candidates' merge keys (held since they were learned)
+        grams: dict[int, frozenset[str]] = {}  # and their trigrams, as they are needed
         for entity_id in edits.keys() | close.keys():
             n = names[entity_id]
             by_edit, by_gram = edits.get(entity_id, set()), close.get(entity_id, set())
@@ -193,7 +209,7 @@ class NameMemory:
         self.forgotten, self.learned = set(), {}
 
 
-def drop_verdicts(verdicts: dict[Pair, tuple], gone: set[int]) -> None:
+def drop_verdicts(verdicts: dict[Pair, _V], gone: set[int]) -> None:
     """Drop, in place, the verdicts about any of these entities."""
     if gone:
         for pair in [pair for pair in verdicts if pair[0] in gone or pair[1] in gone]:
@@ -214,19 +230,19 @@ def _base_part_of(built: list[Name]) -> tuple[bytes | None, bool]:
         ends.append(count)
         if tokens:
             each.append(join(tokens))
-    tokens = joined(each)
+    every_token = joined(each)
     del each
-    ids, names, types = array("q", (n.id for n in built)), [n.name for n in built], [n.type for n in built]
+    ids, names, types = array("q", map(_id, built)), [n.name for n in built], [n.type for n in built]
     try:
-        base = _dumped(ids, names, types, (n.merge for n in built), tokens, ends, count)
+        base = _dumped(ids, names, types, (n.merge for n in built), every_token, ends, count)
     except ValueError:
         return None, False
-    return codec.dumps((joined(sorted(order, key=order.get)), len(order), base)), True
+    return codec.dumps((joined(sorted(order, key=order.__getitem__)), len(order), base)), True
 
 
 def _base_part(memory: NameMemory) -> tuple[bytes | None, bool]:
     """The names part of the memory, marshalled, and whether it can be kept (no name holds the separator)."""
-    grams = sorted(memory.order, key=memory.order.get)
+    grams = sorted(memory.order, key=memory.order.__getitem__)
     try:
         return codec.dumps((joined(grams), len(grams), memory.base.dumps())), True
     except ValueError:
@@ -238,7 +254,7 @@ class Changes:
     """What blocking and judging found (`Judging`): the verdicts of the pairs judged, and the memory's
     parts as they now are, but for the verdicts (the caller keeps those)."""
 
-    said: dict[Pair, tuple[str, float, str]]  # the pairs judged that are not a plain no (`_verdicts_of`)
+    said: dict[Pair, Said]  # the pairs judged that are not a plain no (`_verdicts_of`)
     judged: int
     rejected: int
     fresh: list[int]  # names the last pass did not see as they are now
@@ -251,11 +267,13 @@ class Changes:
     words: dict[str, float] = field(default_factory=dict)  # the word frequencies the rules looked up, or were handed
 
 
-def _verdicts_of(pairs: Iterable[Pair], names: dict[int, Name]) -> tuple[dict[Pair, tuple], int]:
+def _verdicts_of(pairs: Iterable[Pair], names: dict[int, Name]) -> tuple[dict[Pair, Said], int]:
     """The verdicts on these pairs (distinct) that are not a plain no, as (kind, score, rule), and how
     many were. Not their reasons (`rules.told`): of millions of verdicts there are a few hundred such
     fields, each held once."""
-    said, judged, shared = {}, 0, {}
+    said: dict[Pair, Said] = {}
+    judged = 0
+    shared: dict[Said, Said] = {}
     for pair in pairs:
         judged += 1
         verdict = judge_pair(names[pair[0]], names[pair[1]])
@@ -272,20 +290,21 @@ def judge_all(rows: list[tuple[int, str, str | None]], stage: Callable[[bytes], 
         ordered = [Name(*row) for row in rows]
         positions = blocking.other_pairs(ordered)
         base_part, keepable = _base_part_of(ordered)  # the tokens of every name, while the edits are found
-        staged = stage is not None and base_part is not None
-        if staged:
+        staged = False
+        if stage is not None and base_part is not None:
             stage(base_part)
-            base_part = None
+            base_part, staged = None, True
         positions.update(edits.result())
-    names = {n.id: n for n in ordered}
+    names = {row[0]: n for row, n in zip(rows, ordered, strict=True)}
     shift, low = codec.PAIR_SHIFT, codec.PAIR_LOW  # unpacked inline (`codec.pair_of`): millions of pairs
-    said, rejected = _verdicts_of(((ordered[p >> shift].id, ordered[p & low].id) for p in positions), names)
+    said, rejected = _verdicts_of(((rows[p >> shift][0], rows[p & low][0]) for p in positions), names)
     changes = Changes(said, len(positions), rejected, list(names), [], [], {}, words=known_frequencies())
     changes.base, changes.keepable, changes.staged = base_part, keepable, staged
     return changes
 
 
-def judge_changes(names_part: bytes, learned_part: bytes, rows_part: bytes, words: dict[str, float]) -> Changes:
+def judge_changes(names_part: bytes | bytearray, learned_part: bytes | bytearray, rows_part: bytes,
+                  words: dict[str, float]) -> Changes:  # fmt: skip
     """The pairs that touch a name the memory did not see as it is now, judged; and the memory's
     names brought up to date (rebuilt when those learned since grew large). Reads no store
     (`rows_part`: the namespace's names, id, name and type, marshalled; `words`: the word
@@ -300,15 +319,11 @@ def judge_changes(names_part: bytes, learned_part: bytes, rows_part: bytes, word
     fresh = {entity_id: Name(entity_id, *now) for entity_id, now in live.items() if memory.seen.get(entity_id) != now}
     stale = [entity_id for entity_id in memory.seen if entity_id not in live or entity_id in fresh]
     memory.forget(stale)
-    tokens = memory.learn(fresh.values())
+    tokens = memory.learn(fresh)
     near = sorted((memory.partners(fresh, tokens, live) & live.keys()) | fresh.keys())
     names = {entity_id: fresh.get(entity_id) or Name(entity_id, *live[entity_id]) for entity_id in near}
     ordered = [names[entity_id] for entity_id in near]
-    pairs = {
-        (ordered[i].id, ordered[j].id)
-        for i, j in blocking.candidate_pairs(ordered)
-        if ordered[i].id in fresh or ordered[j].id in fresh
-    }
+    pairs = {(near[i], near[j]) for i, j in blocking.candidate_pairs(ordered) if near[i] in fresh or near[j] in fresh}
     said, rejected = _verdicts_of(pairs, names)
     changes = Changes(said, len(pairs), rejected, sorted(fresh), stale, sorted(memory.forgotten), memory.learned,
                       words=known_frequencies())  # fmt: skip

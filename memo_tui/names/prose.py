@@ -14,6 +14,7 @@ first appeared is caught up by `graph rebuild`.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 
 from memo_tui.names.extract import WEIGHTS, Extracted
 from memo_tui.names.keys import identity_key, merge_of
@@ -46,7 +47,7 @@ class KnownSpellings:
         self._merge: set[str] = set()
         self.add(keys or [])
 
-    def add(self, keys) -> None:
+    def add(self, keys: Iterable[str]) -> None:
         for key in keys:
             if key != key.casefold() or " " in key:
                 merge = merge_of(key)

@@ -10,6 +10,7 @@ import math
 import re
 from dataclasses import dataclass
 from sys import intern
+from typing import TypeVar
 
 from rapidfuzz.distance import Levenshtein
 
@@ -27,6 +28,7 @@ _SEPARATED = re.compile(r"[\W_]+")
 SITE_SUFFIXES = frozenset("org com net io dev ai app".split())
 # Suffixes of a text document in another format (README.md, NEWS.gz, NOTICE.txt).
 DOCUMENT_SUFFIXES = frozenset("md txt rst markdown adoc gz".split())
+_T = TypeVar("_T")
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,7 +111,7 @@ COMPANY_SUFFIXES = frozenset(
 SMALL_WORDS = frozenset("of on the and for de der la le".split())
 
 
-def _same(value, other):
+def _same(value: _T, other: _T) -> _T:
     """`value` when `other` equals it, else `other`."""
     return value if other == value else other
 

@@ -231,17 +231,18 @@ def evaluate_store(namespace: str, pairs: list[dict], recall_pairs: list[dict]) 
     for p in recall_pairs:
         if p["same"] is not True:
             continue
-        a, b = id_for_key(namespace, identity_key(p["a"])), id_for_key(namespace, identity_key(p["b"]))
-        if a is None or b is None:
+        left, right = id_for_key(namespace, identity_key(p["a"])), id_for_key(namespace, identity_key(p["b"]))
+        if left is None or right is None:
             continue  # a labelled name this store does not have
         result.same_labelled += 1
-        result.same_surfaced += a == b or frozenset((a, b)) in asked
+        result.same_surfaced += left == right or frozenset((left, right)) in asked
     return result
 
 
 def auto_folds(namespace: str) -> list[tuple[str, str]]:
     """(absorbed, canonical) names of the standing automatic folds, as the fold named them."""
     from memo_tui.store import Decision
+    from memo_tui.store.rows import tuples
 
     rows = Decision.select(Decision.payload).where(
         (Decision.namespace == namespace)
@@ -250,7 +251,7 @@ def auto_folds(namespace: str) -> list[tuple[str, str]]:
         & Decision.undone_at.is_null()
     )
     out = []
-    for (payload,) in rows.tuples():
+    for (payload,) in tuples(rows):
         data = json.loads(payload) if isinstance(payload, str) else payload
         out.append((data["absorbed"]["name"], data["canonical"]["name"]))
     return out

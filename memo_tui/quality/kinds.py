@@ -158,7 +158,7 @@ def _in(pairs: list[dict], namespace: str) -> list[dict]:
 
 def figures(data: Path, scratch: Path, kinds: list[Kind], in_sample: bool = True) -> dict[str, dict]:
     """Kind -> {"held_out": figures, "in_sample": figures} for each kind whose passages are here."""
-    out = {}
+    out: dict[str, dict] = {}
     for kind in kinds:
         if not kind.present(data):
             continue

@@ -11,6 +11,7 @@ from collections import defaultdict
 
 from memo_tui.store import Metric, db
 from memo_tui.store.connect import read_only, store_errors
+from memo_tui.store.rows import tuples
 
 BUCKETS = (0.005, 0.01, 0.05, 0.1, 0.5, 1.0, 5.0, 10.0, 30.0)
 HELP = {
@@ -38,7 +39,7 @@ def observe(name: str, seconds: float, **labels: str) -> None:
     """One observation of a histogram: cumulative buckets, sum and count."""
     with _lock:
         for bound in (*BUCKETS, "+Inf"):
-            if bound == "+Inf" or seconds <= bound:
+            if isinstance(bound, str) or seconds <= bound:  # "+Inf"
                 _pending[(f"{name}_bucket", _labels(le=str(bound), **labels))] += 1
         _pending[(f"{name}_sum", _labels(**labels))] += seconds
         _pending[(f"{name}_count", _labels(**labels))] += 1
@@ -66,7 +67,7 @@ def flush() -> None:
 def totals() -> dict[tuple[str, str], float]:
     """Stored totals plus what this process has not flushed yet."""
     values: dict[tuple[str, str], float] = defaultdict(float)
-    for name, labels, value in Metric.select(Metric.name, Metric.labels, Metric.value).tuples():
+    for name, labels, value in tuples(Metric.select(Metric.name, Metric.labels, Metric.value)):
         values[(name, labels)] += value
     with _lock:
         for key, amount in _pending.items():

@@ -29,7 +29,9 @@ from memo_tui.store.models import (
     PassageLink,
     Question,
     Relation,
+    primary_key,
 )
+from memo_tui.store.rows import dicts, tuples
 
 SLICE = 1000
 
@@ -63,7 +65,7 @@ def namespaces_of(database: pw.Database) -> list[str]:
     found: set[str] = set()
     with database.bind_ctx(MODELS):
         for model in (NamespaceState, *_BY_NAMESPACE):
-            found |= {ns for (ns,) in model.select(model.namespace).distinct().tuples()}
+            found |= {ns for (ns,) in tuples(model.select(model.namespace).distinct())}
     return sorted(found)
 
 
@@ -76,8 +78,8 @@ def _snapshot(database: pw.Database):
 def _where(model: type[pw.Model], namespaces: list[str]):
     if model in _BY_PASSAGE:
         passages = Passage.select(Passage.id).where(Passage.namespace.in_(namespaces))
-        return model.passage.in_(passages)
-    return model.namespace.in_(namespaces)
+        return model._meta.fields["passage"].in_(passages)
+    return model._meta.fields["namespace"].in_(namespaces)
 
 
 def _sequence_value(database: pw.Database, model: type[pw.Model]) -> int:
@@ -113,13 +115,13 @@ def copy_namespaces(
         for model in ORDER:
             copied = 0
             last = None
-            key = model._meta.primary_key
+            key = primary_key(model)
             while True:
                 with source.bind_ctx(MODELS):
                     query = model.select().where(_where(model, namespaces)).order_by(key).limit(SLICE)
                     if last is not None:
                         query = query.where(key > last)
-                    rows = list(query.dicts())
+                    rows = list(dicts(query))
                 if not rows:
                     break
                 try:

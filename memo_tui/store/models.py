@@ -112,6 +112,7 @@ class Fold(BaseModel):
 class Alias(BaseModel):
     namespace = pw.TextField()
     entity = pw.ForeignKeyField(Entity, backref="aliases", on_delete="CASCADE")
+    entity_id: int  # the key itself, without a query: peewee adds `<field>_id`, its stubs do not say so
     name = pw.TextField()
     identity_key = pw.TextField()
     # The entity this alias was attached to when made (a fold's canonical, a renamed entity). Where
@@ -180,6 +181,7 @@ class Decision(BaseModel):
 
     namespace = pw.TextField(index=True)
     question = pw.ForeignKeyField(Question, null=True, backref="decisions", on_delete="SET NULL")
+    question_id: int | None  # the key itself (as `Alias.entity_id`)
     fold = pw.ForeignKeyField(Fold, null=True, backref="decisions", on_delete="SET NULL")
     action = pw.TextField()
     actor = pw.TextField()
@@ -208,6 +210,7 @@ class KeepApart(BaseModel):
     high_id = pw.IntegerField()
     kind = pw.TextField()  # reject / keep_both
     decision = pw.ForeignKeyField(Decision, null=True, on_delete="SET NULL")
+    decision_id: int | None  # the key itself (as `Alias.entity_id`)
 
     class Meta:
         indexes = ((("namespace", "low_id", "high_id"), False),)
@@ -260,3 +263,11 @@ MODELS = [
     Metric,
     PassMemory,
 ]
+
+
+def primary_key(model: type[pw.Model]) -> pw.Field:
+    """The model's primary key: every model here has one (peewee types a model's as possibly none)."""
+    key = model._meta.primary_key
+    if key is False:
+        raise TypeError(f"{model.__name__} has no primary key")
+    return key

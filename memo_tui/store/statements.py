@@ -12,13 +12,14 @@ from __future__ import annotations
 
 import gc
 import threading
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from contextlib import contextmanager
 from datetime import datetime
+from typing import Any, TypeVar, overload
 
 import peewee as pw
 
-from memo_tui.store.models import db, dialect
+from memo_tui.store.models import db, dialect, primary_key
 
 
 def quote(name: str) -> str:
@@ -26,6 +27,10 @@ def quote(name: str) -> str:
     return db.get_sql_context().sql(pw.Entity(name)).query()[0]
 
 
+@overload
+def as_datetime(value: datetime | str) -> datetime: ...
+@overload
+def as_datetime(value: None) -> None: ...
 def as_datetime(value: datetime | str | None) -> datetime | None:
     """A time read from a raw row: SQLite gives the stored text, PostgreSQL a datetime."""
     if value is None or isinstance(value, datetime):
@@ -48,7 +53,7 @@ class Inserter:
         columns = ", ".join(quote(meta.fields[name].column_name) for name in fields)
         params = ", ".join([db.param] * len(fields))
         self._sql = f"INSERT INTO {quote(meta.table_name)} ({columns}) VALUES ({params})"
-        key, table = quote(meta.primary_key.column_name), quote(meta.table_name)
+        key, table = quote(primary_key(model).column_name), quote(meta.table_name)
         self._returning = f"{self._sql} RETURNING {key}"
         self._write_ids = bound.id_writer(meta.table_name, table, key, columns, params)
 
@@ -139,7 +144,7 @@ def update_ids(model: type[pw.Model], ids: Sequence[int], size: int = 5000, **va
     meta = model._meta
     columns = list(values)
     sets = ", ".join(f"{quote(meta.fields[name].column_name)} = {db.param}" for name in columns)
-    head = f"UPDATE {quote(meta.table_name)} SET {sets} WHERE {quote(meta.primary_key.column_name)} IN "
+    head = f"UPDATE {quote(meta.table_name)} SET {sets} WHERE {quote(primary_key(model).column_name)} IN "
     params = [values[name] for name in columns]
     changed = 0
     for start in range(0, len(ids), size):
@@ -149,10 +154,13 @@ def update_ids(model: type[pw.Model], ids: Sequence[int], size: int = 5000, **va
     return changed
 
 
-_PREPARED: dict[tuple[str, str], str] = {}
+_PREPARED: dict[tuple[str, str], Any] = {}  # what each `build` made: a statement, or a dict of them
+_T = TypeVar("_T")
 
 
-def prepared(name: str, build) -> str:
+def prepared(
+    name: str, build: Callable[[Callable[[type[pw.Model]], str], Callable[[type[pw.Model], str], str], str], _T]
+) -> _T:
     """A statement built once per dialect by `build(t, c, p)`: t(model) quotes a table,
     c(model, field) a column, p is the parameter placeholder."""
     key = (dialect().name, name)

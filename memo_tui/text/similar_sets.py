@@ -16,10 +16,11 @@ the search itself.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from functools import cached_property
 from itertools import chain
+from typing import TypeAlias
 
 import numpy as np
 
@@ -31,6 +32,7 @@ _STEP = 8192  # lists turned into 3-grams at a time (bounds the temporaries)
 _PAIRS_STEP = 1 << 22  # candidate pairs expanded at a time
 _LOW = np.int64(PAIR_LOW)
 CHEAP_CANDIDATES = 8  # candidates per set below which a family's own index drives the join alone
+Kept: TypeAlias = tuple[dict[int, int], np.ndarray, np.ndarray]  # what a later search reads (`Plan.kept`)
 
 
 @dataclass(frozen=True)
@@ -43,7 +45,7 @@ class Packed:
     count: int  # how many sets
 
     @classmethod
-    def of(cls, sets: Sequence[Iterable[int]]) -> Packed:
+    def of(cls, sets: Sequence[Collection[int]]) -> Packed:
         sizes = np.fromiter(map(len, sets), np.int64, len(sets))
         tokens = np.fromiter(chain.from_iterable(sets), np.int64, int(sizes.sum()))
         return cls(np.repeat(np.arange(len(sets), dtype=np.int64), sizes), tokens, len(sets))
@@ -79,7 +81,8 @@ def grams(id_lists: Sequence[Sequence[int]]) -> Packed:
 
 def _first_places(owners: np.ndarray, count: int) -> np.ndarray:
     """Each entry's place among its set's entries (`owners` ascending)."""
-    return np.arange(len(owners)) - np.searchsorted(owners, np.arange(count))[owners]
+    places: np.ndarray = np.arange(len(owners)) - np.searchsorted(owners, np.arange(count))[owners]
+    return places
 
 
 def _ceil(values: np.ndarray) -> np.ndarray:
@@ -138,7 +141,7 @@ class Plan:
         probed, indexed = np.bincount(self.probes[1], minlength=held), np.bincount(self.indexed[1], minlength=held)
         return int(np.dot(probed, indexed)) // 2
 
-    def kept(self) -> tuple[dict[int, int], np.ndarray, np.ndarray]:
+    def kept(self) -> Kept:
         """What a later search needs to compare new sets with these: the tokens two sets or more hold,
         with their counts, and each set's first |s| - ceil(t |s|) + 1 tokens in the order (set k's are
         tokens[ends[k - 1]:ends[k]]): those no other set holds first, by value, then the probes."""
@@ -191,7 +194,7 @@ def similar_pairs(
     packed: Packed,
     threshold: float,
     also: tuple[list[set[int]], float] | None = None,
-    kept: list | None = None,
+    kept: list[Kept] | None = None,
 ) -> dict[tuple[int, int], float]:
     """Every pair (i < j) of sets with Jaccard >= threshold, with its score. `also` (other sets of the
     same items, another threshold): the pair must pass that too; the candidates then come from

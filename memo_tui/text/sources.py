@@ -11,11 +11,11 @@ import itertools
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, TypedDict
 
 MAX_LINE_BYTES = 1_000_000
 JSONL_SUFFIXES = {".jsonl", ".ndjson"}
@@ -25,6 +25,19 @@ _SLUG = re.compile(r"[^\w]+")
 # what no store keeps the same way: PostgreSQL refuses NUL in text, and a lone surrogate (valid
 # JSON as an escape) is no character at all, so neither store can encode it
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
+Line = tuple[int, bytes | None, int]  # line number, its bytes (None when over the limit), its size
+
+
+class DeclaredEntity(TypedDict):
+    name: str
+    type: str | None
+
+
+class DeclaredRelation(TypedDict):
+    src: str
+    predicate: str
+    dst: str
+    confidence: float
 
 
 @dataclass
@@ -35,15 +48,15 @@ class PassageRecord:
     text: str
     source: str
     created_at: datetime | None = None
-    entities: list[dict] = field(default_factory=list)
-    relations: list[dict] = field(default_factory=list)
+    entities: list[DeclaredEntity] = field(default_factory=list)
+    relations: list[DeclaredRelation] = field(default_factory=list)
     tags: list[str] = field(default_factory=list)
     supersedes: list[str] = field(default_factory=list)
     contradicts: list[str] = field(default_factory=list)
 
-    def declared(self) -> dict:
+    def declared(self) -> dict[str, list[DeclaredEntity] | list[DeclaredRelation] | list[str]]:
         """The declared parts, as stored on the passage (kept for rebuilds)."""
-        parts = {
+        parts: dict[str, list[DeclaredEntity] | list[DeclaredRelation] | list[str]] = {
             "entities": self.entities,
             "relations": self.relations,
             "tags": self.tags,
@@ -138,7 +151,7 @@ def read_stream(name: str, fh: BinaryIO, sniff: bool, key: str | None = None, au
     return _read_markdown(name, key, lines, author)
 
 
-def _lines(head: bytes, fh: BinaryIO) -> Iterator[tuple[int, bytes | None, int]]:
+def _lines(head: bytes, fh: BinaryIO) -> Iterator[Line]:
     """(line number, bytes or None when over the limit, size) for each line, reading lazily."""
     buffer = _Prepend(head, fh)
     number = 0
@@ -181,7 +194,7 @@ def _too_long(name: str, number: int, size: int) -> str:
     return f"{name}:{number}: line is {size / 1e6:.1f} MB, over the {MAX_LINE_BYTES / 1e6:.0f} MB limit; skipped"
 
 
-def _read_jsonl(name: str, key: str, lines) -> SourceFile:
+def _read_jsonl(name: str, key: str, lines: Iterable[Line]) -> SourceFile:
     out = SourceFile(name)
     for number, raw, size in lines:
         if raw is None:
@@ -247,8 +260,9 @@ def parse_object(obj: object, default_source: str) -> PassageRecord:
 
 def storable(value: str, what: str) -> str:
     """The string, if both stores keep it as it is; ValueError naming `what` if not."""
-    if "\x00" in value or (not value.isascii() and _UNSTORABLE.search(value)):
-        found = _UNSTORABLE.search(value).group()
+    match = _UNSTORABLE.search(value) if "\x00" in value or not value.isascii() else None
+    if match is not None:
+        found = match.group()
         kind = "a NUL character" if found == "\x00" else f"a lone surrogate ({found!r})"
         raise ValueError(f"{what} holds {kind}, which no store keeps")
     return value
@@ -290,19 +304,19 @@ def _strings(value: object, field_name: str) -> list[str]:
     return [storable(v, f'"{field_name}"') for v in value if v.strip()]
 
 
-def _entities(value: object) -> list[dict]:
+def _entities(value: object) -> list[DeclaredEntity]:
     if value is None:
         return []
     if not isinstance(value, list):
         raise ValueError('"entities" must be a list')
-    out = []
+    out: list[DeclaredEntity] = []
     for item in value:
         if isinstance(item, str):
             item = {"name": item}
         if not isinstance(item, dict) or not isinstance(item.get("name"), str) or not item["name"].strip():
             raise ValueError('each of "entities" needs a "name" string')
         kind = item.get("type")
-        if kind is not None and not isinstance(kind, str):
+        if not isinstance(kind, str | None):
             raise ValueError('an entity "type" must be a string')
         out.append(
             {
@@ -313,17 +327,17 @@ def _entities(value: object) -> list[dict]:
     return out
 
 
-def _relations(value: object) -> list[dict]:
+def _relations(value: object) -> list[DeclaredRelation]:
     if value is None:
         return []
     if not isinstance(value, list):
         raise ValueError('"relations" must be a list')
-    out = []
+    out: list[DeclaredRelation] = []
     for item in value:
         if not isinstance(item, dict):
             raise ValueError("each relation must be an object")
-        parts = [item.get(k) for k in ("src", "predicate", "dst")]
-        if not all(isinstance(p, str) and p.strip() for p in parts):
+        parts = [p for p in (item.get(k) for k in ("src", "predicate", "dst")) if isinstance(p, str) and p.strip()]
+        if len(parts) < 3:
             raise ValueError('each relation needs "src", "predicate" and "dst" strings')
         confidence = item.get("confidence", 1.0)
         if isinstance(confidence, bool) or not isinstance(confidence, (int, float)) or not 0 <= confidence <= 1:
@@ -333,7 +347,7 @@ def _relations(value: object) -> list[dict]:
     return out
 
 
-def _read_markdown(name: str, key: str, lines, author: str | None = None) -> SourceFile:
+def _read_markdown(name: str, key: str, lines: Iterable[Line], author: str | None = None) -> SourceFile:
     """Split a markdown or text file at its headings, one passage a section. Its author (each
     passage's source) is its front matter's `author`, else `author`, else unknown: never its path,
     which would make every file a person of its own in the evidence."""
@@ -341,7 +355,8 @@ def _read_markdown(name: str, key: str, lines, author: str | None = None) -> Sou
     lines, front = _front_matter(lines)
     author = front.get("author") or author
     sections: list[tuple[str, list[str], bool]] = []  # heading, lines, valid
-    heading, body, valid = "", [], True
+    heading, valid = "", True
+    body: list[str] = []
     in_fence = False
     for number, raw, size in lines:
         if raw is None:
@@ -389,7 +404,7 @@ def _section_id(slug: str, used: set[str]) -> str:
     return section
 
 
-def _front_matter(lines) -> tuple[Iterator, dict[str, str]]:
+def _front_matter(lines: Iterable[Line]) -> tuple[Iterator[Line], dict[str, str]]:
     """The lines after a leading `---` ... `---` block, and that block's `key: value` lines (a plain
     reading of YAML's simplest form; anything else in it is left alone)."""
     lines = iter(lines)
@@ -398,7 +413,8 @@ def _front_matter(lines) -> tuple[Iterator, dict[str, str]]:
         return iter(()), {}
     if first[1] is None or first[1].rstrip(b"\r\n") != b"---":
         return itertools.chain([first], lines), {}
-    held, found = [first], {}
+    held = [first]
+    found: dict[str, str] = {}
     for line in lines:
         held.append(line)
         raw = line[1]

@@ -17,6 +17,7 @@ from memo_tui.tui.find import EntityFinder
 from memo_tui.tui.screens.help import HelpScreen
 from memo_tui.tui.screens.review import ReviewScreen
 from memo_tui.tui.screens.welcome import WelcomeScreen
+from memo_tui.tui.widgets.neighbourhood_pane import NeighbourhoodPane
 from memo_tui.tui.widgets.tables import RowTable
 
 
@@ -96,5 +97,5 @@ class MemoApp(App):
     def show_entity(self, target: str) -> None:
         """Open the neighbourhood of an entity (the finder's choice)."""
         if isinstance(self.screen, ReviewScreen):
-            self.screen.query_one("NeighbourhoodPane").reset()
+            self.screen.query_one(NeighbourhoodPane).reset()
             self.screen.show_neighbourhood(target)

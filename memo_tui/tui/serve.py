@@ -84,6 +84,8 @@ def web_app(command: str, origin: str, prefix: str, aliases: frozenset[str]) -> 
         if request.headers.get("Origin", origin) not in {origin, *aliases}:
             raise web.HTTPForbidden(text=FOREIGN)
         tab = asyncio.current_task()
+        if tab is None:
+            raise RuntimeError("aiohttp runs each handler in a task")
         tabs.add(tab)
         try:
             return await server.handle_websocket(request)

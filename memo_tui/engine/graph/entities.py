@@ -10,6 +10,7 @@ from memo_tui.errors import MemoError
 from memo_tui.names.keys import identity_key, merge_key
 from memo_tui.store import Alias, Entity, utcnow
 from memo_tui.store.queries import entities_by_alias_key, entities_by_key
+from memo_tui.store.rows import tuples
 from memo_tui.store.statements import Inserter
 
 
@@ -61,8 +62,8 @@ def suggestion(namespace: str, target: str, names: list[str] | None = None) -> s
     """`; did you mean 'X'?` for the closest spelling the namespace knows (entity names, or `names`
     when the caller holds them, and aliases), or nothing when none is close."""
     if names is None:
-        names = [name for (name,) in Entity.select(Entity.name).where(Entity.namespace == namespace).tuples()]
-    spellings = names + [name for (name,) in Alias.select(Alias.name).where(Alias.namespace == namespace).tuples()]
+        names = [name for (name,) in tuples(Entity.select(Entity.name).where(Entity.namespace == namespace))]
+    spellings = names + [name for (name,) in tuples(Alias.select(Alias.name).where(Alias.namespace == namespace))]
     best = process.extractOne(target, spellings, scorer=fuzz.WRatio, score_cutoff=80)
     return f"; did you mean {best[0]!r}?" if best else ""
 

@@ -16,6 +16,7 @@ from memo_tui.errors import MemoError
 from memo_tui.names.keys import identity_key, merge_key
 from memo_tui.store import Alias, Entity, Fold, Mention, Passage, Relation, bump_version, utcnow
 from memo_tui.store.queries import fold_statements
+from memo_tui.store.rows import tuples
 from memo_tui.store.statements import LazyInserter, first_column, run, update_ids
 
 
@@ -215,9 +216,11 @@ def _relations_to_deactivate(canonical_id: int, moved: list[int]) -> list[int]:
     if not moved:
         return []
     rows = list(
-        Relation.select(Relation.id, Relation.src, Relation.predicate, Relation.dst, Relation.passage)
-        .where(((Relation.src == canonical_id) | (Relation.dst == canonical_id)) & Relation.active)
-        .tuples()
+        tuples(
+            Relation.select(Relation.id, Relation.src, Relation.predicate, Relation.dst, Relation.passage).where(
+                ((Relation.src == canonical_id) | (Relation.dst == canonical_id)) & Relation.active
+            )
+        )
     )
     moved_set = set(moved)
     existing = {tuple(shape) for rid, *shape in rows if rid not in moved_set}

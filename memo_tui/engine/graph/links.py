@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from memo_tui.store import Passage, PassageLink
 from memo_tui.store.locks import writing
 from memo_tui.store.queries import mention_weights_of_entities, mention_weights_of_passages, retired_among
+from memo_tui.store.rows import tuples
 from memo_tui.store.statements import LazyInserter, first_column, paused_gc
 
 FAN_OUT = 8
@@ -88,7 +89,7 @@ class Linker:
         again.discard(passage_id)
         out = {}
         for other in again:  # each in two lists or more: both tallies in one walk of the lists
-            shared, strength = 0, 0
+            shared, strength = 0, 0.0
             for w, holders in lists:
                 theirs = holders.get(other)
                 if theirs is not None:
@@ -154,7 +155,7 @@ def also_see(passage_id: int, limit: int = FAN_OUT) -> list[Link]:
     back = PassageLink.select(PassageLink.passage, PassageLink.shared, PassageLink.strength).where(
         PassageLink.other == passage_id
     )
-    for other, shared, strength in [*query.tuples(), *back.tuples()]:
+    for other, shared, strength in [*tuples(query), *tuples(back)]:
         rows[other] = max(rows.get(other, (0, 0.0)), (shared, strength))
     if not rows:
         return []

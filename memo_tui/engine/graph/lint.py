@@ -6,6 +6,7 @@ import json
 from dataclasses import asdict, dataclass
 
 from memo_tui.store import Alias, Entity, Fold, Mention, Passage, Relation
+from memo_tui.store.rows import tuples
 
 
 @dataclass(frozen=True)
@@ -37,9 +38,9 @@ def _orphans(entities: dict[int, Entity], passages) -> list[Problem]:
     """Entities no passage names, live or retired. One named only by retired passages (a conflict
     merged, a passage forgotten) is not broken: reverting that decision brings it back."""
     mentions = Mention.select(Mention.entity).where(Mention.active & Mention.passage.in_(passages)).distinct()
-    named = {entity_id for (entity_id,) in mentions.tuples()}
-    for src, dst in (
-        Relation.select(Relation.src, Relation.dst).where(Relation.active & Relation.passage.in_(passages)).tuples()
+    named = {entity_id for (entity_id,) in tuples(mentions)}
+    for src, dst in tuples(
+        Relation.select(Relation.src, Relation.dst).where(Relation.active & Relation.passage.in_(passages))
     ):
         named.update((src, dst))
     return [
@@ -92,11 +93,11 @@ def _folds(namespace: str, entities: dict[int, Entity]) -> list[Problem]:
 def _edges(entities: dict[int, Entity], passages) -> list[Problem]:
     problems = []
     mentions = Mention.select(Mention.id, Mention.entity).where(Mention.passage.in_(passages))
-    for mention_id, entity_id in mentions.tuples():
+    for mention_id, entity_id in tuples(mentions):
         if entity_id not in entities:
             problems.append(Problem("dangling_edge", f"mention {mention_id}", f"points at missing entity #{entity_id}"))
     relations = Relation.select(Relation.id, Relation.src, Relation.dst).where(Relation.passage.in_(passages))
-    for relation_id, src, dst in relations.tuples():
+    for relation_id, src, dst in tuples(relations):
         for end in (src, dst):
             if end not in entities:
                 problems.append(Problem("dangling_edge", f"relation {relation_id}", f"points at missing entity #{end}"))

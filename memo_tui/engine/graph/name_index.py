@@ -11,6 +11,7 @@ from peewee import JOIN, fn
 from rapidfuzz import fuzz, process
 
 from memo_tui.store import Alias, Entity, Mention, Passage, db, graph_version
+from memo_tui.store.rows import tuples
 
 # the spellings sharing most 3-grams with a query that `search` scores: WRatio over every spelling
 # would grow with the store, and a query should not
@@ -34,16 +35,16 @@ def spellings(namespace: str) -> list[Spelling]:
         .where((Passage.namespace == namespace) & Passage.retired_at.is_null() & Mention.active)
         .group_by(Mention.entity)
     )
-    counts = {entity_id: n for entity_id, n in live.tuples()}
+    counts = {entity_id: n for entity_id, n in tuples(live)}
     entities = {
         entity_id: (name, kind)
-        for entity_id, name, kind in Entity.select(Entity.id, Entity.name, Entity.type)
-        .where(Entity.namespace == namespace)
-        .tuples()
+        for entity_id, name, kind in tuples(
+            Entity.select(Entity.id, Entity.name, Entity.type).where(Entity.namespace == namespace)
+        )
     }
     found = [Spelling(name, eid, None, kind, counts.get(eid, 0)) for eid, (name, kind) in entities.items()]
     aliases = Alias.select(Alias.name, Alias.entity).join(Entity, JOIN.INNER).where(Alias.namespace == namespace)
-    for name, eid in aliases.tuples():
+    for name, eid in tuples(aliases):
         canonical, kind = entities[eid]
         found.append(Spelling(name, eid, canonical, kind, counts.get(eid, 0)))
     return sorted(found, key=lambda s: (s.text, s.entity_id))

@@ -22,6 +22,7 @@ from memo_tui.names.keys import merge_key
 from memo_tui.runtime import metrics
 from memo_tui.store import Alias, Entity, Passage, db, graph_version
 from memo_tui.store.reads import live_mention_pairs, live_passages, live_relations
+from memo_tui.store.rows import tuples
 
 
 @dataclass(frozen=True)
@@ -120,8 +121,8 @@ class Graph:
         self._load()
 
     def _load(self) -> None:
-        for entity_id, name, kind in (
-            Entity.select(Entity.id, Entity.name, Entity.type).where(Entity.namespace == self.namespace).tuples()
+        for entity_id, name, kind in tuples(
+            Entity.select(Entity.id, Entity.name, Entity.type).where(Entity.namespace == self.namespace)
         ):
             self.names[entity_id] = (name, kind)
         for passage_id, external_id, at in live_passages(self.namespace, self.as_of):
@@ -201,8 +202,8 @@ def _target(namespace: str, target: str, graph: Graph) -> tuple[int, str | None]
         # spelled that way up to case and punctuation, when there is exactly one.
         wanted = merge_key(target)
         same = Entity.select(Entity.id).where((Entity.namespace == namespace) & (Entity.merge_key == wanted))
-        matches = {entity_id: None for (entity_id,) in same.limit(2).tuples()}
-        for name, entity_id in Alias.select(Alias.name, Alias.entity).where(Alias.namespace == namespace).tuples():
+        matches = {entity_id: None for (entity_id,) in tuples(same.limit(2))}
+        for name, entity_id in tuples(Alias.select(Alias.name, Alias.entity).where(Alias.namespace == namespace)):
             if merge_key(name) == wanted:
                 matches.setdefault(entity_id, name)
         if len(matches) == 1:

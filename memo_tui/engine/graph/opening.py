@@ -6,13 +6,14 @@ import peewee as pw
 
 from memo_tui.store import Passage, Question, db
 from memo_tui.store.connect import open_database
+from memo_tui.store.rows import tuples
 
 
 def _relink_existing_passages() -> None:
     """Version 1 -> 2: links of existing passages, so that an upgraded store answers "also see" like a new one."""
     from memo_tui.engine.graph.links import relink_all
 
-    for (namespace,) in Passage.select(Passage.namespace).distinct().tuples():
+    for (namespace,) in tuples(Passage.select(Passage.namespace).distinct()):
         relink_all(namespace)
 
 
@@ -21,7 +22,7 @@ def _weigh_existing_questions() -> None:
     weighed again by the next pass) and their expected yield, so that they rank among new ones."""
     from memo_tui.names.evidence import conflict_likelihood, prior, yield_of
 
-    rows = Question.select(Question.id, Question.kind, Question.rule, Question.impact).tuples()
+    rows = tuples(Question.select(Question.id, Question.kind, Question.rule, Question.impact))
     for qid, kind, rule, impact in rows:
         likelihood = prior(rule, {})[0] if kind == "entity_pair" else conflict_likelihood(rule)
         pattern = rule if kind == "entity_pair" else rule.split(":", 1)[0]

@@ -26,6 +26,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from concurrent.futures import Future
 from dataclasses import dataclass, field
 from itertools import accumulate, chain, compress
+from typing import TYPE_CHECKING
 
 from memo_tui import __version__
 from memo_tui.engine import conflicts
@@ -52,7 +53,11 @@ from memo_tui.runtime.config import section
 from memo_tui.store import Meta, Passage, PassMemory, Question, Relation, db, graph_version, utcnow
 from memo_tui.store.connect import bound_location
 from memo_tui.store.locks import writing
+from memo_tui.store.rows import tuples
 from memo_tui.store.statements import as_datetime, rows_of, slices
+
+if TYPE_CHECKING:  # similar_sets imports numpy: only the searches that use it load it
+    from memo_tui.text.similar_sets import Kept
 
 FORMAT = 2  # raise it with any change to the parts kept, or to what the detector finds (`conflicts`)
 REBUILD_SHARE = 0.1  # the passages searched since the base are folded into it when they are this share of it
@@ -213,9 +218,11 @@ def load(namespace: str) -> SearchMemory | None:
 def remembered(namespace: str) -> bool:
     """Whether a search left a memory this code can read (its rows' tags; their values are not read)."""
     tags = dict(
-        PassMemory.select(PassMemory.key, PassMemory.tag)
-        .where(PassMemory.key.in_([f"search:{namespace}", f"searched:{namespace}"]))
-        .tuples()
+        tuples(
+            PassMemory.select(PassMemory.key, PassMemory.tag).where(
+                PassMemory.key.in_([f"search:{namespace}", f"searched:{namespace}"])
+            )
+        )
     )
     tag = _tag()
     # a part written in several rows has the first one's tag marked with their count (`keep_data`)
@@ -269,7 +276,9 @@ def _sets(passages: Mapping[int, Live], named: Mapping[int, set[int]]) -> dict[i
     return dict(zip(passages, found, strict=True))
 
 
-def remember_full(passages: list[Live], signatures: dict[int, int], found: list[Finding], kept: list) -> SearchMemory:
+def remember_full(
+    passages: list[Live], signatures: dict[int, int], found: list[Finding], kept: list[Kept]
+) -> SearchMemory:
     """The memory a full search leaves (`kept`: what its two families kept, as `Plan.kept` gives it,
     for the passages in id order)."""
     (dup_order, dup_tokens, dup_ends), (near_order, near_tokens, near_ends) = kept
@@ -359,9 +368,9 @@ def _declared_and_reverted(namespace: str, memory: SearchMemory, live: set[int])
         query = Passage.select(Passage.id).where(
             (Passage.namespace == namespace) & Passage.retired_at.is_null() & Passage.external_id.in_(part)
         )
-        said.update(_passages(pid for (pid,) in query.tuples()))
-    undoing = {pid: REVERT.match(title_of(p.text)) for pid, p in flagged.items()}
-    reverts = {pid: flagged[pid] for pid, match in undoing.items() if match}
+        said.update(_passages(pid for (pid,) in tuples(query)))
+    undoing = {pid: match for pid, p in flagged.items() if (match := REVERT.match(title_of(p.text)))}
+    reverts = {pid: flagged[pid] for pid in undoing}
     commits = {pid: conflicts.reverted_commit(p.text) for pid, p in reverts.items()}
     titles = {title_hash(undoing[pid].group(1).strip()) for pid, commit in commits.items() if commit is None}
     named = set(memory.titled(titles)) | _commits(namespace, {c for c in commits.values() if c is not None}, live)
@@ -373,7 +382,7 @@ def _declared_and_reverted(namespace: str, memory: SearchMemory, live: set[int])
 
 def _commits(namespace: str, commits: set[str], live: set[int]) -> set[int]:
     """The live passages whose external id is one of these commit ids, in full or abbreviated."""
-    found = set()
+    found: set[int] = set()
     for commit in sorted(commits):
         spelled = [commit[:end] for end in range(conflicts.SHORT_COMMIT, len(commit) + 1)]
         query = Passage.select(Passage.id, Passage.external_id).where(
@@ -381,7 +390,7 @@ def _commits(namespace: str, commits: set[str], live: set[int]) -> set[int]:
             & Passage.retired_at.is_null()
             & (Passage.external_id.in_(spelled) | Passage.external_id.startswith(commit))
         )
-        found.update(pid for pid, external_id in query.tuples() if conflicts.is_commit(external_id, commit))
+        found.update(pid for pid, external_id in tuples(query) if conflicts.is_commit(external_id, commit))
     return found & live
 
 
@@ -390,7 +399,7 @@ def _single_valued(namespace: str, live: set[int]) -> tuple[list[Finding], dict[
     Relations move with folds: read before the pass folds anything."""
     predicates = conflicts.single_valued()
     stated = Relation.select(Relation.passage).where(Relation.active & Relation.predicate.in_(predicates))
-    by_id = _passages({pid for (pid,) in stated.tuples()} & live)  # of every namespace: `live` are this one's
+    by_id = _passages({pid for (pid,) in tuples(stated)} & live)  # of every namespace: `live` are this one's
     return conflicts.single_valued_conflicts(by_id), by_id
 
 
@@ -462,6 +471,8 @@ class Search:
     def found(self, found: list[Finding], special: list[Finding], by_id: dict[int, Live]) -> None:
         """The findings made of the look-alikes, the declared and reverted conflicts and the single-valued ones."""
         by_id.update(self.passages)
+        if self.single is None:
+            raise RuntimeError("the single-valued conflicts are read before a search's findings are made")
         self.findings = assemble(found, special + self.single, by_id, self.named, self.counts, len(self.live))
 
     def from_memory(self) -> bool:
@@ -477,7 +488,8 @@ class Search:
     def in_full(self) -> None:
         """Compare every live passage with every other, and remember what was found (the single-valued
         conflicts as read, when they were)."""
-        passages, kept = conflicts.live_passages(self.namespace), []
+        passages = conflicts.live_passages(self.namespace)
+        kept: list[Kept] = []
         found, self.findings = conflicts.search_all(passages, self.named, self.counts, kept, self.single)
         self.parts = kept_parts(remember_full(passages, self.signatures, found, kept))
 
@@ -546,7 +558,7 @@ def finish(search: Search) -> ConflictReport:
     seen = set()
     report.passages = len(live)
     moot = []
-    for qid, left, right, status in asked.tuples():
+    for qid, left, right, status in tuples(asked):
         seen.add(frozenset((left, right)))
         if status == "pending" and not (left in live and right in live):
             moot.append(qid)

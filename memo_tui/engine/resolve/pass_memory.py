@@ -37,6 +37,7 @@ from memo_tui.runtime.codec import int_bytes, ints_of
 from memo_tui.runtime.processes import second_process
 from memo_tui.store import Entity, PassMemory, db
 from memo_tui.store.connect import bound_location
+from memo_tui.store.rows import tuples
 
 FORMAT = 3  # raise it with any change to the parts, or to the keys, rules and blocking that make them
 # an ask's key in the evidence memory: (rule, impact, what its evidence was made of, or None for a
@@ -138,7 +139,7 @@ def _drop_staged(namespace: str) -> None:
 def _delete_rows(namespace: str, chosen: Callable[[str], bool] = lambda _: True) -> None:
     """Delete the namespace's rows whose key is `chosen`: its own only (a pattern would take those of
     a namespace named like it, in another case or holding wildcards)."""
-    keys = PassMemory.select(PassMemory.key).where(PassMemory.key.contains(f":{namespace}")).tuples()
+    keys = tuples(PassMemory.select(PassMemory.key).where(PassMemory.key.contains(f":{namespace}")))
     mine = [key for (key,) in keys if key.partition(":")[2] == namespace and chosen(key)]
     for start in range(0, len(mine), 500):
         PassMemory.delete().where(PassMemory.key.in_(mine[start : start + 500])).execute()
@@ -247,7 +248,8 @@ class Sweep:
     def _by_key(self, hits: list[int]) -> dict:
         out: dict = {}
         keys, ends = self._keys, self._ends
-        k, start, places = -1, 0, []
+        k, start = -1, 0
+        places: list[int] = []
         for at in hits:
             if k < 0 or at >= ends[k]:  # the next key with a place (the places ascend)
                 k = bisect_right(ends, at)
@@ -397,7 +399,7 @@ def drop(namespace: str) -> None:
     _delete_rows(namespace)
 
 
-def _judge_changes_at(location: str, namespace: str, tag: str, learned_part: bytes, rows_part: bytes,
+def _judge_changes_at(location: str, namespace: str, tag: str, learned_part: bytes | bytearray, rows_part: bytes,
                       words: dict[str, float]) -> Changes | None:  # fmt: skip
     """`judge_changes` in a second process, which reads the names part from the pass's store (at
     `location`, as the pass opened it): the pass need not read it and hand it over (35 MB at 160,000
@@ -451,13 +453,17 @@ class Judging:
         self._rows: list[tuple[int, str, str | None]] = []
         self._tag = tag = _tag()
         # the names part, the largest, is read where the names are judged (`_judge_changes_at`)
-        parts = [] if full else [_kept_data(namespace, part, tag) for part in ("learned", "verdicts")]
-        self._parts = parts if parts and None not in parts and is_kept(namespace, "names", tag) else None
+        learned, verdicts = (None, None) if full else (_kept_data(namespace, p, tag) for p in ("learned", "verdicts"))
+        self._parts = (
+            (learned, verdicts)
+            if learned is not None and verdicts is not None and is_kept(namespace, "names", tag)
+            else None
+        )
         self._words = kept(namespace, "words", tag) or {}  # a full pass may use them too: the same wordfreq
         rules.learn_frequencies(self._words)  # for the names the pass judges itself (fold groups)
         self._pool: ProcessPoolExecutor | None = None
-        self._future = None
-        self._kept_verdicts: tuple | None = None
+        self._future: Future[Changes] | Future[Changes | None] | None = None
+        self._kept_verdicts: tuple[dict[Pair, tuple], bytes, dict[Pair, tuple]] | None = None
         self._all: Changes | None = None
 
     def __enter__(self) -> Judging:
@@ -501,9 +507,16 @@ class Judging:
         """The verdicts the memory holds: the base's, the ids of its names forgotten since, and the
         verdicts touching the names learned since (read once)."""
         if self._kept_verdicts is None:
-            forgotten, _, recent = codec.loads(self._parts[0])
-            self._kept_verdicts = codec.loads(self._parts[1]), forgotten, recent
+            learned, verdicts = self._memory()
+            forgotten, _, recent = codec.loads(learned)
+            self._kept_verdicts = codec.loads(verdicts), forgotten, recent
         return self._kept_verdicts
+
+    def _memory(self) -> tuple[bytes | bytearray, bytes | bytearray]:
+        """The learned and verdicts parts an incremental judging reads (`result` lets them go)."""
+        if self._parts is None:
+            raise RuntimeError("no pass memory: the names were judged in full, or their result was taken")
+        return self._parts
 
     def remembered(self) -> Callable[[Pair], tuple | None]:
         """The verdict the memory holds for a pair, as the last pass left it (before this one's judging)."""
@@ -543,7 +556,7 @@ class Judging:
             changes, self._all = self._all, None
             return Judged(changes.said, changes.judged, changes.rejected, len(changes.fresh), False, set(), changes,
                           len(self._words))  # fmt: skip
-        learned_part = self._parts[0]
+        learned_part = self._memory()[0]
         verdicts, forgotten, recent = self._kept()
         found = None
         if self._future is not None:

@@ -23,6 +23,7 @@ from peewee import fn
 from memo_tui.engine.review import decisions
 from memo_tui.store import Decision, Meta
 from memo_tui.store.locks import writing
+from memo_tui.store.rows import tuples
 
 AUTO = "auto"  # the pass's actor and channel
 _MARK = "pass-begun:{}"
@@ -67,8 +68,8 @@ def taken_back(namespace: str) -> set[int]:
         & (Decision.actor == AUTO)
         & (Decision.channel == AUTO)
     )
-    undone = [json.loads(payload)["decision"] for (payload,) in reverts.tuples()]
+    undone = [json.loads(payload)["decision"] for (payload,) in tuples(reverts)]
     if not undone:
         return set()
     rows = Decision.select(Decision.fold).where(Decision.id.in_(undone) & Decision.fold.is_null(False))
-    return {fold for (fold,) in rows.tuples()}
+    return {fold for (fold,) in tuples(rows)}

@@ -24,6 +24,7 @@ from memo_tui.engine.review.queue import Member, QuestionView, at_homes, rank, v
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Decision, Entity, KeepApart, Mention, Passage, Question
 from memo_tui.store.locks import writing
+from memo_tui.store.rows import tuples
 from memo_tui.store.statements import slices
 
 MAX_MEMBERS = 12
@@ -110,8 +111,8 @@ class _Facts:
         self.passages: dict[int, tuple[str, object]] = {}
         ids = sorted(entity_ids)
         for part in slices(ids):
-            for entity_id, name, kind in (
-                Entity.select(Entity.id, Entity.name, Entity.type).where(Entity.id.in_(part)).tuples()
+            for entity_id, name, kind in tuples(
+                Entity.select(Entity.id, Entity.name, Entity.type).where(Entity.id.in_(part))
             ):
                 self.entities[entity_id] = (name, kind)
             live = (
@@ -119,13 +120,12 @@ class _Facts:
                 .join(Passage)
                 .where(Mention.entity.in_(part) & Mention.active & Passage.retired_at.is_null())
                 .group_by(Mention.entity)
-                .tuples()
             )
-            self.mentions.update(dict(live))
+            self.mentions.update(dict(tuples(live)))
         ids = sorted(passage_ids)
         for part in slices(ids):
             query = Passage.select(Passage.id, Passage.external_id, Passage.created_at).where(Passage.id.in_(part))
-            for passage_id, external_id, created in query.tuples():
+            for passage_id, external_id, created in tuples(query):
                 self.passages[passage_id] = (external_id, created)
         self.apart = _kept_apart_pairs(namespace, entity_ids) if entity_ids else set()
 
@@ -141,14 +141,14 @@ def _kept_apart_pairs(namespace: str, entity_ids: set[int]) -> set[frozenset[int
         rows = Alias.select(Alias.original_id, Alias.entity).where(
             Alias.entity.in_(part) & Alias.original_id.is_null(False)
         )
-        home.update(rows.tuples())
+        home.update(tuples(rows))
     out = set()
     originals = sorted(home)
     for part in slices(originals):
-        rows = KeepApart.select(KeepApart.low_id, KeepApart.high_id).where(
+        kept = KeepApart.select(KeepApart.low_id, KeepApart.high_id).where(
             (KeepApart.namespace == namespace) & KeepApart.kind.in_(APART) & KeepApart.low_id.in_(part)
         )
-        for low, high in rows.tuples():
+        for low, high in tuples(kept):
             if high in home and home[low] != home[high]:
                 out.add(frozenset((home[low], home[high])))
     return out
@@ -213,7 +213,8 @@ def _cluster(edges: list[QuestionView], facts: _Facts, canonical: int | None = N
         if apart is None:
             folding.append(n)
         apart_from = name(apart) if apart is not None else None
-        return Member(n, name(n), kind, count, likelihood, q.reason, q.id, via and name(via), apart is not None,
+        via_name = name(via) if via is not None else None
+        return Member(n, name(n), kind, count, likelihood, q.reason, q.id, via_name, apart is not None,
                       apart_from)  # fmt: skip
 
     others = sorted(nodes - {canonical}, key=lambda n: (-chains[n][0], name(n), n))
@@ -258,9 +259,12 @@ def _component(namespace: str, question: Question) -> list[QuestionView] | None:
     kinds = NAME_KINDS if names else PASSAGE_KINDS
     found: dict[int, QuestionView] = {}
     sides = (question.left_id, question.right_id)
-    start = {folds.home_of(side) for side in sides} if names else set(sides)
-    if None in start:
-        return []
+    start: set[int] = set()
+    for side in sides:
+        home = folds.home_of(side) if names else side
+        if home is None:
+            return []
+        start.add(home)
     seen, frontier = set(start), list(start)
     while frontier:
         ids = sorted({i for n in frontier for i in (decisions.lineage(n) if names else {n})})
@@ -322,6 +326,12 @@ class ClusterDetail:
 
     def as_dict(self) -> dict:
         return asdict(self)
+
+    def family(self) -> list[Excerpt]:
+        """A passage family's passages (a name cluster has `entities` instead)."""
+        if self.passages is None:
+            raise ValueError(f"cluster #{self.cluster.id} is a name cluster: it has no passages")
+        return self.passages
 
 
 def cluster_detail(namespace: str, lead: int, passages: int = 2, canonical: int | None = None) -> ClusterDetail:

@@ -32,6 +32,7 @@ from memo_tui.store import (
     utcnow,
 )
 from memo_tui.store.locks import for_update, writing
+from memo_tui.store.rows import tuples
 from memo_tui.store.statements import LazyInserter
 
 CHANNELS = ("tui", "cli", "auto", "agent")
@@ -243,7 +244,7 @@ def questions_like(namespace: str, question_id: int) -> list[int]:
         )
         .order_by(Question.priority.desc(), Question.id)
     )
-    return [question_id] + [qid for (qid,) in rows.tuples() if qid != question_id]
+    return [question_id] + [qid for (qid,) in tuples(rows) if qid != question_id]
 
 
 def _answer_pair(namespace, question, action, actor, channel, swap) -> DecisionView:
@@ -280,7 +281,7 @@ def _answer_pair(namespace, question, action, actor, channel, swap) -> DecisionV
 def lineage(entity_id: int) -> set[int]:
     """The entity and every entity folded into it (by their original ids)."""
     rows = Alias.select(Alias.original_id).where((Alias.entity == entity_id) & Alias.original_id.is_null(False))
-    return {entity_id} | {original for (original,) in rows.tuples()}
+    return {entity_id} | {original for (original,) in tuples(rows)}
 
 
 def kept_apart(namespace: str, left_id: int, right_id: int, kinds=("reject",)) -> KeepApart | None:
@@ -415,7 +416,7 @@ def settle_questions_of_passage(namespace: str, passage_id: int, actor: str) -> 
         & (Question.status == "pending")
         & ((Question.left_id == passage_id) | (Question.right_id == passage_id))
     )
-    ids = [qid for (qid,) in rows.tuples()]
+    ids = [qid for (qid,) in tuples(rows)]
     if ids:
         Question.update(status="moot", decided_at=utcnow(), decided_by=actor).where(Question.id.in_(ids)).execute()
     return ids
@@ -499,8 +500,8 @@ def not_a_name(namespace: str, name: str, actor: str, channel: str) -> DecisionV
     spellings in this namespace from then on. Refused while a fold points at it, as a delete is."""
     with writing(namespace):
         entity = require(namespace, name).entity
-        spellings = [entity.identity_key] + [key for (key,) in Alias.select(Alias.identity_key)
-                                             .where(Alias.entity == entity.id).tuples()]  # fmt: skip
+        spellings = [entity.identity_key] + [key for (key,) in tuples(Alias.select(Alias.identity_key)
+                                             .where(Alias.entity == entity.id))]  # fmt: skip
         settled = _settle_questions_of_entity(namespace, entity.id, actor)
         rows = folds.delete_entity(entity)
         plural = "" if len(rows["mentions"]) == 1 else "s"
@@ -520,7 +521,7 @@ def not_a_name(namespace: str, name: str, actor: str, channel: str) -> DecisionV
 
 def not_names(namespace: str) -> frozenset[str]:
     """The identity keys reviewers said are no names in this namespace (extraction skips them)."""
-    rows = NotAName.select(NotAName.identity_key).where(NotAName.namespace == namespace).tuples()
+    rows = tuples(NotAName.select(NotAName.identity_key).where(NotAName.namespace == namespace))
     return frozenset(key for (key,) in rows)
 
 
@@ -532,7 +533,7 @@ def _settle_questions_of_entity(namespace: str, entity_id: int, actor: str) -> l
         & (Question.status == "pending")
         & (Question.left_id.in_(ids) | Question.right_id.in_(ids))
     )
-    settled = [qid for (qid,) in rows.tuples()]
+    settled = [qid for (qid,) in tuples(rows)]
     if settled:
         Question.update(status="moot", decided_at=utcnow(), decided_by=actor).where(Question.id.in_(settled)).execute()
     return settled

@@ -11,6 +11,7 @@ from memo_tui.engine.graph.links import also_see
 from memo_tui.engine.review.queue import QuestionView, view
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Entity, Mention, Passage, Question, Relation
+from memo_tui.store.rows import tuples
 
 PASSAGES_PER_SIDE = 3
 
@@ -78,7 +79,7 @@ def _live_mentions(entity_id: int):
 
 
 def entity_side(entity: Entity, passages: int = PASSAGES_PER_SIDE) -> EntitySide:
-    rows = list(_live_mentions(entity.id).tuples())
+    rows = list(tuples(_live_mentions(entity.id)))
     passage_ids = list(dict.fromkeys(pid for pid, _ in rows))
     named = _live_mentions(entity.id).select(Mention.passage)  # a subquery: a hub names thousands
     recent = (
@@ -135,7 +136,7 @@ def _passage_detail(question: Question) -> Detail:
 
 def _shared_entities(left_id: int, right_id: int) -> list[tuple[int, str]]:
     named = [
-        {e for (e,) in Mention.select(Mention.entity).where((Mention.passage == pid) & Mention.active).tuples()}
+        {e for (e,) in tuples(Mention.select(Mention.entity).where((Mention.passage == pid) & Mention.active))}
         for pid in (left_id, right_id)
     ]
     shared = Entity.select(Entity.id, Entity.name).where(Entity.id.in_(list(named[0] & named[1]) or [0]))
@@ -144,7 +145,7 @@ def _shared_entities(left_id: int, right_id: int) -> list[tuple[int, str]]:
 
 
 def _live_passage_count(entity_id: int) -> int:
-    return len({pid for pid, _ in _live_mentions(entity_id).tuples()})
+    return len({pid for pid, _ in tuples(_live_mentions(entity_id))})
 
 
 def _count(n: int, one: str, many: str | None = None) -> str:

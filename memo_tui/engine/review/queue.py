@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, fields, replace
 from typing import NamedTuple
 
@@ -9,6 +10,7 @@ from peewee import fn
 
 from memo_tui.engine.graph.folds import canonical_rank, follow_aliases
 from memo_tui.store import Alias, Decision, Entity, Mention, Meta, Passage, Question, graph_version
+from memo_tui.store.rows import tuples
 from memo_tui.store.statements import slices
 
 
@@ -78,7 +80,7 @@ def pending(namespace: str, proposed: bool = False) -> list[QuestionView]:
     )
     if proposed:
         query = query.where(Question.proposed_by.is_null(False))
-    return at_homes([QuestionView(*row) for row in query.tuples()], _Folded(namespace))
+    return at_homes([QuestionView(*row) for row in tuples(query)], _Folded(namespace))
 
 
 class _Folded:
@@ -87,16 +89,18 @@ class _Folded:
 
     def __init__(self, namespace: str) -> None:
         self.attached = dict(
-            Alias.select(Alias.original_id, Alias.attached_to)
-            .where((Alias.namespace == namespace) & Alias.original_id.is_null(False))
-            .tuples()
+            tuples(
+                Alias.select(Alias.original_id, Alias.attached_to).where(
+                    (Alias.namespace == namespace) & Alias.original_id.is_null(False)
+                )
+            )
         )
 
     def __call__(self, entity_id: int) -> int | None:
         return follow_aliases(entity_id, lambda e: e not in self.attached, self.attached.get)
 
 
-def at_homes(views: list[QuestionView], home) -> list[QuestionView]:
+def at_homes(views: list[QuestionView], home: Callable[[int], int | None]) -> list[QuestionView]:
     """Name questions shown where their sides live now (`home`: an entity id to where it lives): a
     side folded into another entity since the question was asked becomes that entity, by id and name."""
     moved = {side: home(side) for q in views if q.kind == "entity_pair" for side in (q.left_id, q.right_id)}
@@ -104,9 +108,9 @@ def at_homes(views: list[QuestionView], home) -> list[QuestionView]:
     if not moved:
         return views
     found = sorted({i for i in moved.values() if i is not None})
-    names = {}
+    names: dict[int, str] = {}
     for part in slices(found):
-        names.update(Entity.select(Entity.id, Entity.name).where(Entity.id.in_(part)).tuples())
+        names.update(tuples(Entity.select(Entity.id, Entity.name).where(Entity.id.in_(part))))
 
     def now(entity_id: int, name: str) -> tuple[int, str]:
         current = moved.get(entity_id, entity_id)
@@ -134,11 +138,11 @@ def kept_sides(views: list[QuestionView]) -> dict[int, int]:
             .where(Mention.entity.in_(part) & Mention.active & Passage.retired_at.is_null())
             .group_by(Mention.entity)
         )
-        counts.update(rows.tuples())
+        counts.update(tuples(rows))
     sides = {}
     for q in pairs:
         left, right = (q.left_id, q.left_name), (q.right_id, q.right_name)
-        sides[q.id] = min(left, right, key=lambda side: canonical_rank(*side, counts.get(side[0], 0)))[0]
+        sides[q.id] = min(left, right, key=lambda side: canonical_rank(side[0], side[1], counts.get(side[0], 0)))[0]
     return sides
 
 

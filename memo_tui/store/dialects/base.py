@@ -15,6 +15,9 @@ from typing import Any
 
 import peewee as pw
 
+# a store as the dialects take it: a database, or the proxy the models are bound to (which stands for one)
+Db = pw.Database | pw.DatabaseProxy
+
 # inserts rows through a cursor (its first argument) and returns their new ids in order; the caller
 # holds the store's write lock
 IdWriter = Callable[[Any, Sequence[Sequence]], list[int]]
@@ -39,7 +42,7 @@ class Dialect(ABC):
         """A database for the location, not yet connected."""
 
     @abstractmethod
-    def shared(self, database: pw.Database) -> bool:
+    def shared(self, database: Db) -> bool:
         """Can another process open this database by its location (not a store in memory)?"""
 
     @abstractmethod
@@ -64,11 +67,11 @@ class Dialect(ABC):
         """SQL for the lower and the higher of two columns, usable in an index."""
 
     @abstractmethod
-    def create_text_search(self, database: pw.Database, name: str, table: str) -> None:
+    def create_text_search(self, database: Db, name: str, table: str) -> None:
         """Full-text search over the table's `text` column, called `name`, kept in step by the database."""
 
     @abstractmethod
-    def lock_schema(self, database: pw.Database) -> None:
+    def lock_schema(self, database: Db) -> None:
         """Inside a schema change's transaction: make a second opening process wait for it."""
 
     @abstractmethod
@@ -86,7 +89,7 @@ class Dialect(ABC):
         built once: table, key and columns quoted, params the columns' placeholders."""
 
     @abstractmethod
-    def lock_namespace(self, database: pw.Database, namespace: str) -> None:
+    def lock_namespace(self, database: Db, namespace: str) -> None:
         """At the start of a transaction that changes a namespace's graph: wait for, then hold, its
         write lock until the transaction ends."""
 
@@ -95,7 +98,7 @@ class Dialect(ABC):
         """The query, locking the rows it reads until the transaction ends."""
 
     @abstractmethod
-    def pass_lock(self, database: pw.Database, namespace: str) -> AbstractContextManager[bool]:
+    def pass_lock(self, database: Db, namespace: str) -> AbstractContextManager[bool]:
         """Try the namespace's pass lock, held for the block if taken: True if it is, False if
         another process holds it."""
 
@@ -104,23 +107,23 @@ class Dialect(ABC):
         """What a pass lock covers, as a message names it."""
 
     @abstractmethod
-    def refresh_statistics(self, database: pw.Database) -> None:
+    def refresh_statistics(self, database: Db) -> None:
         """Let the planner know how the rows spread, where the database does not see to it itself."""
 
     @abstractmethod
-    def bulk_write_cache(self, database: pw.Database) -> AbstractContextManager[None]:
+    def bulk_write_cache(self, database: Db) -> AbstractContextManager[None]:
         """The connection tuned for a bulk write while the block runs."""
 
     # -- copying between stores
 
     @abstractmethod
-    def snapshot(self, database: pw.Database) -> AbstractContextManager:
+    def snapshot(self, database: Db) -> AbstractContextManager:
         """A read transaction that sees one state of the database, whatever commits meanwhile."""
 
     @abstractmethod
-    def sequence_value(self, database: pw.Database, table: str) -> int:
+    def sequence_value(self, database: Db, table: str) -> int:
         """The highest id the database has handed out for the table (deleted rows included)."""
 
     @abstractmethod
-    def raise_sequence(self, database: pw.Database, table: str, value: int) -> None:
+    def raise_sequence(self, database: Db, table: str, value: int) -> None:
         """Make the table's next id come after `value` (never moving it backwards)."""

@@ -11,7 +11,7 @@ import peewee as pw
 from playhouse.db_url import connect as connect_url
 
 from memo_tui.errors import MemoError
-from memo_tui.store.dialects.base import Dialect, IdWriter
+from memo_tui.store.dialects.base import Db, Dialect, IdWriter
 
 SCHEMES = ("postgres://", "postgresql://")
 LOCK_CLASS = 0x6D656D6F  # "memo": the first key of memo-tui's advisory locks
@@ -42,7 +42,7 @@ class PostgreSQL(Dialect):
         # would be kept as it grows, and an ingest would slow down passage by passage
         return connect_url(location, prefer_psycopg3=True, prepare_threshold=None)
 
-    def shared(self, database: pw.Database) -> bool:
+    def shared(self, database: Db) -> bool:
         return True
 
     def errors(self) -> tuple[type[BaseException], ...]:
@@ -59,10 +59,10 @@ class PostgreSQL(Dialect):
     def pair_bounds(self, left: str, right: str) -> tuple[str, str]:
         return f"LEAST({left}, {right})", f"GREATEST({left}, {right})"
 
-    def create_text_search(self, database: pw.Database, name: str, table: str) -> None:
+    def create_text_search(self, database: Db, name: str, table: str) -> None:
         database.execute_sql(f"CREATE INDEX IF NOT EXISTS {name} ON {table} USING GIN (to_tsvector('simple', text))")
 
-    def lock_schema(self, database: pw.Database) -> None:
+    def lock_schema(self, database: Db) -> None:
         # two first openings at once: one creates, one waits
         database.execute_sql("SELECT pg_advisory_xact_lock(%s, 0)", (SCHEMA_LOCK_CLASS,))
 
@@ -90,7 +90,7 @@ class PostgreSQL(Dialect):
 
         return write
 
-    def lock_namespace(self, database: pw.Database, namespace: str) -> None:
+    def lock_namespace(self, database: Db, namespace: str) -> None:
         # the namespace's `namespace_state` row, FOR UPDATE
         database.execute_sql(
             "INSERT INTO namespace_state (namespace, version) VALUES (%s, 0) ON CONFLICT DO NOTHING", (namespace,)
@@ -101,7 +101,7 @@ class PostgreSQL(Dialect):
         return query.for_update()
 
     @contextmanager
-    def pass_lock(self, database: pw.Database, namespace: str) -> Iterator[bool]:
+    def pass_lock(self, database: Db, namespace: str) -> Iterator[bool]:
         # A session-level advisory lock on the pass's connection; the server drops it when the
         # session ends, a killed process included.
         if database.in_transaction():  # the lock must outlive the pass's many short transactions
@@ -118,22 +118,22 @@ class PostgreSQL(Dialect):
     def lock_scope(self, namespace: str) -> str:
         return f"namespace {namespace!r}"
 
-    def refresh_statistics(self, database: pw.Database) -> None:
+    def refresh_statistics(self, database: Db) -> None:
         pass  # autovacuum keeps them
 
     @contextmanager
-    def bulk_write_cache(self, database: pw.Database) -> Iterator[None]:
+    def bulk_write_cache(self, database: Db) -> Iterator[None]:
         yield  # the server keeps its own buffers
 
-    def snapshot(self, database: pw.Database):
+    def snapshot(self, database: Db):
         return database.atomic(isolation_level="REPEATABLE READ")
 
-    def sequence_value(self, database: pw.Database, table: str) -> int:
+    def sequence_value(self, database: Db, table: str) -> int:
         (sequence,) = database.execute_sql("SELECT pg_get_serial_sequence(%s, 'id')", (table,)).fetchone()
         value, called = database.execute_sql(f"SELECT last_value, is_called FROM {sequence}").fetchone()
         return value if called else 0
 
-    def raise_sequence(self, database: pw.Database, table: str, value: int) -> None:
+    def raise_sequence(self, database: Db, table: str, value: int) -> None:
         value = max(value, self.sequence_value(database, table))  # never backwards: its own ids count too
         database.execute_sql(
             "SELECT setval(pg_get_serial_sequence(%s, 'id'), GREATEST(%s, "

@@ -13,7 +13,7 @@ from platformdirs import user_data_dir
 from playhouse.db_url import connect as connect_url
 
 from memo_tui.errors import MemoError
-from memo_tui.store.dialects.base import Dialect, IdWriter
+from memo_tui.store.dialects.base import Db, Dialect, IdWriter
 
 # Transactions begin IMMEDIATE: a writer takes the lock up front and waits its turn (busy timeout)
 # instead of failing when its read snapshot turns stale under another writer. The write-ahead log
@@ -37,7 +37,7 @@ def default_db_path() -> Path:
     return Path(user_data_dir("memo-tui", appauthor=False)) / "memo.db"
 
 
-def store_file(database: pw.Database) -> Path | None:
+def store_file(database: Db) -> Path | None:
     """The file of a SQLite store (None for one in memory)."""
     if database.database in ("", ":memory:"):
         return None
@@ -84,7 +84,7 @@ class SQLite(Dialect):
             _own_file(location, path)
         return pw.SqliteDatabase(str(path), pragmas=PRAGMAS, timeout=10, lock_type="IMMEDIATE")
 
-    def shared(self, database: pw.Database) -> bool:
+    def shared(self, database: Db) -> bool:
         return store_file(database) is not None
 
     def errors(self) -> tuple[type[BaseException], ...]:
@@ -100,7 +100,7 @@ class SQLite(Dialect):
     def pair_bounds(self, left: str, right: str) -> tuple[str, str]:
         return f"MIN({left}, {right})", f"MAX({left}, {right})"
 
-    def create_text_search(self, database: pw.Database, name: str, table: str) -> None:
+    def create_text_search(self, database: Db, name: str, table: str) -> None:
         # an external-content FTS5 table, kept in step by triggers
         database.execute_sql(
             f"CREATE VIRTUAL TABLE IF NOT EXISTS {name} USING fts5(text, content='{table}', "
@@ -116,7 +116,7 @@ class SQLite(Dialect):
         ):
             database.execute_sql(f"CREATE TRIGGER IF NOT EXISTS {name}_{suffix} {event} ON {table} BEGIN {body}; END")
 
-    def lock_schema(self, database: pw.Database) -> None:
+    def lock_schema(self, database: Db) -> None:
         pass  # the transaction's BEGIN IMMEDIATE holds the store's one write lock already
 
     def passages_matching(
@@ -145,14 +145,14 @@ class SQLite(Dialect):
 
         return write
 
-    def lock_namespace(self, database: pw.Database, namespace: str) -> None:
+    def lock_namespace(self, database: Db, namespace: str) -> None:
         pass  # BEGIN IMMEDIATE holds the store's one write lock from the transaction's start
 
     def for_update(self, query: pw.Select) -> pw.Select:
         return query  # IMMEDIATE transactions already hold the store's one write lock
 
     @contextmanager
-    def pass_lock(self, database: pw.Database, namespace: str) -> Iterator[bool]:
+    def pass_lock(self, database: Db, namespace: str) -> Iterator[bool]:
         # An exclusive flock on a file beside the store (one for all its namespaces): the kernel
         # drops it when the process ends, a killed one included. A store in memory belongs to one
         # process alone.
@@ -180,7 +180,7 @@ class SQLite(Dialect):
     def lock_scope(self, namespace: str) -> str:
         return "this store"
 
-    def refresh_statistics(self, database: pw.Database) -> None:
+    def refresh_statistics(self, database: Db) -> None:
         # ANALYZE once the passages have doubled since it last looked; a store too busy to take it
         # keeps the statistics it had: they are only a hint
         try:
@@ -193,7 +193,7 @@ class SQLite(Dialect):
             pass
 
     @contextmanager
-    def bulk_write_cache(self, database: pw.Database) -> Iterator[None]:
+    def bulk_write_cache(self, database: Db) -> Iterator[None]:
         # a larger page cache on this connection, its own size again after
         (before,) = database.execute_sql("PRAGMA cache_size").fetchone()
         database.execute_sql(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
@@ -203,14 +203,14 @@ class SQLite(Dialect):
             with suppress(pw.DatabaseError):  # a connection that failed keeps its cache and the write's error
                 database.execute_sql(f"PRAGMA cache_size = {int(before)}")
 
-    def snapshot(self, database: pw.Database):
+    def snapshot(self, database: Db):
         return database.atomic(lock_type="DEFERRED")  # a deferred transaction reads one WAL snapshot
 
-    def sequence_value(self, database: pw.Database, table: str) -> int:
+    def sequence_value(self, database: Db, table: str) -> int:
         row = database.execute_sql("SELECT seq FROM sqlite_sequence WHERE name = ?", (table,)).fetchone()
         return row[0] if row else 0
 
-    def raise_sequence(self, database: pw.Database, table: str, value: int) -> None:
+    def raise_sequence(self, database: Db, table: str, value: int) -> None:
         database.execute_sql("UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = ?", (value, table))
         database.execute_sql(
             "INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS "

@@ -10,6 +10,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Static
 from textual.worker import Worker, WorkerState, get_current_worker
@@ -21,6 +22,7 @@ from memo_tui.service.views import (
     AlreadyDecided,
     Cancelled,
     ClusterDetail,
+    Detail,
     MemoError,
     Signature,
 )
@@ -143,6 +145,7 @@ class ReviewScreen(Screen):
 
     @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
     def _read_detail(self, question_id: int, passages: int, canonical: int | None, cluster: bool) -> None:
+        detail: Detail | ClusterDetail
         if cluster:
             detail = review.cluster_detail(self.namespace, question_id, min(passages, 2), canonical)
         else:
@@ -180,10 +183,14 @@ class ReviewScreen(Screen):
     @work(thread=True, exclusive=True, group="resolve", exit_on_error=False)
     def run_resolve(self) -> None:
         worker = get_current_worker()
+
+        def progress(done: int, total: int) -> None:
+            self.post_message(ResolveProgress(done, total))
+
         try:
             report = resolve(
                 self.namespace,
-                progress=lambda done, total: self.post_message(ResolveProgress(done, total)),
+                progress=progress,
                 cancelled=lambda: worker.is_cancelled,
             )
         except Cancelled as stopped:
@@ -223,7 +230,12 @@ class ReviewScreen(Screen):
         selected = self.query_one(QueuePane).selected_id()
         card = self.query_one(ClusterCard)
         shown = self._shown_question(selected)
-        changed = shown is not None and card.lead == selected and card.detail.cluster.questions != shown.questions
+        changed = (
+            shown is not None
+            and card.detail is not None
+            and card.detail.cluster.id == selected
+            and card.detail.cluster.questions != shown.questions
+        )
         if shown is not None and shown.members and changed:
             self.question_id = None  # the cluster changed (a member came or went): show it afresh
         if selected is not None:
@@ -476,15 +488,16 @@ class ReviewScreen(Screen):
     def _answer_cluster(self, action: str, swap: bool = False, mark_rest: bool = False) -> None:
         """A cluster card's answer, with the members checked and the canonical chosen on the card."""
         card = self.query_one(ClusterCard)
-        if card.lead != self.question_id:
+        if card.detail is None or card.detail.cluster.id != self.question_id:
             self.notify("The card is still loading.", severity="warning")
             return
         if swap:
             self.notify("A cluster has no other way: make another member the canonical with c.", severity="warning")
             return
-        lead, canonical = card.lead, card.canonical
-        members = sorted(card.checked) if card.detail.cluster.kind == "name_cluster" else None
-        seen = [m.id for m in card.detail.cluster.members]  # a cluster changed meanwhile is refused, not guessed at
+        cluster = card.detail.cluster
+        lead, canonical = cluster.id, card.canonical
+        members = sorted(card.checked) if cluster.kind == "name_cluster" else None
+        seen = [m.id for m in cluster.members]  # a cluster changed meanwhile is refused, not guessed at
         self._start(
             lambda ns, actor, channel: review.answer_card(
                 ns, lead, action, actor, channel, seen=seen, canonical=canonical, members=members, mark_rest=mark_rest
@@ -648,7 +661,9 @@ class ReviewScreen(Screen):
     def focused_help(self) -> str:
         """What the focused pane is for (the help screen shows it above the keys); the queue's help
         includes the detail's, whose question the answer keys act on."""
-        node = self.focused
-        while node is not None and not isinstance(node, (NeighbourhoodPane, HistoryPane, ClusterCard)):
+        node: DOMNode | None = self.focused
+        while node is not None:
+            if isinstance(node, (NeighbourhoodPane, HistoryPane, ClusterCard)):
+                return node.HELP
             node = node.parent
-        return node.HELP if node is not None else f"{QueuePane.HELP} {DetailPane.HELP}"
+        return f"{QueuePane.HELP} {DetailPane.HELP}"

@@ -32,7 +32,7 @@ def _passage_lines(detail: ClusterDetail, member_id: int, why: str) -> Group:
         for p in side.passages:
             lines += [excerpt_header(p), highlighted(p.text, side.spellings, NAME_STYLE)]
         return Group(*lines)
-    passage = detail.passages[[m.id for m in detail.cluster.members].index(member_id)]
+    passage = detail.family()[[m.id for m in detail.cluster.members].index(member_id)]
     return Group(*said, excerpt_header(passage), Text(reflowed(passage.text)))
 
 
@@ -40,19 +40,19 @@ class MembersTable(RowTable):
     """The card's members: space checks or unchecks one, a checks all or none, c makes it the canonical."""
 
     BINDINGS = [
-        Binding("space", "toggle", "Check / uncheck the member", show=False, id="toggle_member"),
+        Binding("space", "toggle_member", "Check / uncheck the member", show=False, id="toggle_member"),
         Binding("a", "toggle_all", "Check all / none", show=False, id="toggle_all_members"),
         Binding("c", "canonical", "Make it the canonical", show=False, id="make_canonical"),
     ]
 
-    def action_toggle(self) -> None:
-        self.parent.toggle(self.selected_key())
+    def action_toggle_member(self) -> None:  # not `toggle`: DOMNode's action of that name toggles an attribute
+        self.query_ancestor(ClusterCard).toggle(self.selected_key())
 
     def action_toggle_all(self) -> None:
-        self.parent.toggle_all()
+        self.query_ancestor(ClusterCard).toggle_all()
 
     def action_canonical(self) -> None:
-        self.parent.choose_canonical(self.selected_key())
+        self.query_ancestor(ClusterCard).choose_canonical(self.selected_key())
 
 
 class ClusterCard(Vertical):
@@ -88,7 +88,7 @@ class ClusterCard(Vertical):
         same = self.detail is not None and self.detail.cluster.id == detail.cluster.id
         names = detail.cluster.kind == "name_cluster"
         ids = [m.id for m in detail.cluster.members]
-        if same:  # a new canonical: the choices made stay, the old canonical becomes a checked member
+        if same and self.canonical is not None:  # a new canonical: the choices made stay, the old one is checked
             self.checked = (self.checked | {self.canonical}) & set(ids)
         else:
             self.checked = {m.id for m in detail.cluster.members[1:] if not m.kept_apart}
@@ -101,7 +101,7 @@ class ClusterCard(Vertical):
             if names:
                 middle = (member.type or "", str(member.passages))
             else:
-                passage = detail.passages[index]
+                passage = detail.family()[index]
                 middle = (f"{passage.created_at:%Y-%m-%d}", passage.source or "")
             why = "canonical" if member.id == self.canonical else member.reason
             if member.via:
@@ -118,7 +118,7 @@ class ClusterCard(Vertical):
         middle = ("type", "passages") if names else ("written", "source")
         table.fill((" ", "member", *middle, "likely", "why"), rows)
         table.move_to_key(was)
-        self._head()
+        self._head(detail)
         self._show_member(table.selected_key())
 
     def highlighted(self) -> int | None:
@@ -133,8 +133,8 @@ class ClusterCard(Vertical):
             return "✗"  # retired by m
         return "✓" if member_id in self.checked else "·"
 
-    def _head(self) -> None:
-        cluster = self.detail.cluster
+    def _head(self, detail: ClusterDetail) -> None:
+        cluster = detail.cluster
         chosen = len(self.checked)
         what = "spellings" if cluster.kind == "name_cluster" else "passages"
         head = Text.assemble(
@@ -147,7 +147,7 @@ class ClusterCard(Vertical):
                 f"{len(cluster.members) - 1 - chosen} unchecked different; r all different; b keep all"
             )
         else:
-            effect = self.detail.effect
+            effect = detail.effect
         keys = "tab, then j/k · space check · a all/none · c canonical" if cluster.kind == "name_cluster" else (
             "tab, then j/k · c keeps that passage instead")  # fmt: skip
         self.query_one("#card-head", Static).update(Group(head, Text(effect, style="italic"), Text(keys, style="dim")))
@@ -169,7 +169,7 @@ class ClusterCard(Vertical):
         if member == self.canonical:
             return
         self.checked ^= {member}
-        self._refresh_marks()
+        self._refresh_marks(self.detail)
         self.query_one(MembersTable).action_cursor_down()
 
     def toggle_all(self) -> None:
@@ -177,13 +177,13 @@ class ClusterCard(Vertical):
             return
         others = {m.id for m in self.detail.cluster.members[1:]}
         self.checked = set() if self.checked == others else others
-        self._refresh_marks()
+        self._refresh_marks(self.detail)
 
-    def _refresh_marks(self) -> None:
+    def _refresh_marks(self, detail: ClusterDetail) -> None:
         table = self.query_one(MembersTable)
-        for member in self.detail.cluster.members:
+        for member in detail.cluster.members:
             table.update_cell(str(member.id), " ", self._mark(member.id))
-        self._head()
+        self._head(detail)
 
     def choose_canonical(self, key: str | None) -> None:
         if key is not None and self.detail is not None and int(key) != self.canonical:

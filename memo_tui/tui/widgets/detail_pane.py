@@ -93,7 +93,7 @@ class DetailPane(VerticalScroll):
         is_card = isinstance(detail, ClusterDetail)
         card.display, body.display = is_card, not is_card
         self.can_focus = not is_card  # tab goes straight to the card's members
-        if is_card:
+        if isinstance(detail, ClusterDetail):
             self.detail, self.question_id, self.about = None, detail.cluster.id, []
             card.show(detail)
             return
