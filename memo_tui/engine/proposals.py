@@ -20,13 +20,14 @@ from dataclasses import replace
 from memo_tui.engine.graph.entities import require
 from memo_tui.engine.graph.folds import active_mention_count, canonical_order
 from memo_tui.engine.ingest import IngestReport, ingest_records
-from memo_tui.engine.resolve.resolver import SETTLED_KINDS, answer_counts
+from memo_tui.engine.resolve.reads import answer_counts
 from memo_tui.engine.review import decisions
 from memo_tui.engine.review.decisions import kept_apart
 from memo_tui.engine.review.queue import QuestionView, view
 from memo_tui.errors import MemoError
 from memo_tui.names import evidence
 from memo_tui.store import Decision, Passage, Question, utcnow
+from memo_tui.store.kinds import SETTLED_KINDS
 from memo_tui.store.locks import writing
 from memo_tui.text.sources import PassageRecord
 

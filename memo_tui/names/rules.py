@@ -10,6 +10,7 @@ import math
 import re
 from dataclasses import dataclass
 from sys import intern
+from typing import Final, Literal
 
 from rapidfuzz.distance import Levenshtein
 
@@ -29,9 +30,15 @@ SITE_SUFFIXES = frozenset("org com net io dev ai app".split())
 DOCUMENT_SUFFIXES = frozenset("md txt rst markdown adoc gz".split())
 
 
+VerdictKind = Literal["fold", "ask", "no"]
+FOLD: Final = "fold"  # the same entity: fold the two unasked (when the store's evidence is certain)
+ASK: Final = "ask"  # maybe the same: ask a reviewer
+NO: Final = "no"  # not the same
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    kind: str  # fold / ask / no
+    kind: VerdictKind
     score: float
     rule: str
     reason: str = ""  # empty, or only notes added since (each "; ..."), on a verdict a pass remembered: `told`

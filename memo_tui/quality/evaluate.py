@@ -191,7 +191,7 @@ def evaluate_store(namespace: str, pairs: list[dict], recall_pairs: list[dict]) 
     over the same-pairs of `recall_pairs` (pairs mined without the product, or the labels themselves)."""
     from memo_tui.engine.graph.entities import id_for_key
     from memo_tui.engine.graph.stats import store_stats
-    from memo_tui.engine.resolve.resolver import Homes
+    from memo_tui.engine.resolve.reads import Homes
     from memo_tui.engine.review import queue
     from memo_tui.engine.review.clusters import group
 

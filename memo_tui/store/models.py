@@ -150,7 +150,7 @@ class Relation(BaseModel):
 
 class Question(BaseModel):
     namespace = pw.TextField(index=True)
-    kind = pw.TextField()  # entity_pair / duplicate / contradiction
+    kind = pw.TextField()  # a `kinds.QuestionKind`
     left_id = pw.IntegerField()
     right_id = pw.IntegerField()
     left_name = pw.TextField()
@@ -202,7 +202,7 @@ class KeepApart(BaseModel):
     namespace = pw.TextField()
     low_id = pw.IntegerField()
     high_id = pw.IntegerField()
-    kind = pw.TextField()  # reject / keep_both
+    kind = pw.TextField()  # a `kinds.ApartKind`
     decision = pw.ForeignKeyField(Decision, null=True, on_delete="SET NULL")
 
     class Meta:
