@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Final, Literal
 
 QuestionKind = Literal["entity_pair", "duplicate", "contradiction", "name_cluster", "passage_family"]
+PassageKind = Literal["duplicate", "contradiction"]  # what the passage search finds
 ENTITY_PAIR: Final = "entity_pair"  # two names that may be one entity
 DUPLICATE: Final = "duplicate"  # two passages that may say the same
 CONTRADICTION: Final = "contradiction"  # two passages that may disagree

@@ -23,14 +23,13 @@ from memo_tui.engine.review.detail import EntitySide, Excerpt, entity_side, exce
 from memo_tui.engine.review.queue import Member, QuestionView, at_homes, rank, view
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Decision, Entity, KeepApart, Mention, Passage, Question
+from memo_tui.store.kinds import NAME_CLUSTER, NAME_KINDS, PASSAGE_FAMILY, PASSAGE_KINDS, SETTLED_KINDS
 from memo_tui.store.locks import writing
 from memo_tui.store.statements import slices
 
 MAX_MEMBERS = 12
-APART = ("reject", "keep_both")  # a reviewer's answers that keep a member out of a cluster's fold
-NAME_KINDS = ("entity_pair",)
-PASSAGE_KINDS = ("duplicate", "contradiction")
-CLUSTER_KINDS = {"names": "name_cluster", "passages": "passage_family"}
+APART = SETTLED_KINDS  # a reviewer's answers that keep a member out of a cluster's fold
+CLUSTER_KINDS = {"names": NAME_CLUSTER, "passages": PASSAGE_FAMILY}
 
 
 def _family(kind: str) -> str:
@@ -326,7 +325,7 @@ class ClusterDetail:
 
 def cluster_detail(namespace: str, lead: int, passages: int = 2, canonical: int | None = None) -> ClusterDetail:
     cluster = _require(namespace, lead, canonical)
-    if cluster.kind == "name_cluster":
+    if cluster.kind == NAME_CLUSTER:
         sides = [entity_side(Entity.get_by_id(m.id), passages) for m in cluster.members]
         effect = (
             f"m folds the checked spellings into {cluster.left_name!r} as one decision; d does that and marks "
@@ -416,18 +415,18 @@ def answer_cluster(
             raise MemoError(f"cluster {lead} changed since it was shown (now {now}); look at it again")
         if leave_out:
             members = _without(cluster, set(leave_out))
-        elif mark_rest and members is None and cluster.kind == "name_cluster":
+        elif mark_rest and members is None and cluster.kind == NAME_CLUSTER:
             raise MemoError("marking the rest different marks the members left out, and none is: leave some out")
         if action != "merge":
             return decisions.answer_batch(namespace, cluster.questions, action, actor, channel)
-        if cluster.kind == "passage_family":
+        if cluster.kind == PASSAGE_FAMILY:
             return _keep_one(namespace, cluster, actor, channel)
         return _fold(namespace, cluster, actor, channel, members, mark_rest, different)
 
 
 def _without(cluster: QuestionView, left_out: set[int]) -> list[int]:
     """The members of a cluster of names but those left out (never its canonical)."""
-    if cluster.kind != "name_cluster":
+    if cluster.kind != NAME_CLUSTER:
         raise MemoError("only a cluster of names leaves members out; a passage family keeps one passage")
     strangers = sorted(left_out - {m.id for m in cluster.members})
     if strangers:
@@ -497,7 +496,7 @@ def _record(namespace: str, cluster: QuestionView, children, members, rest, said
         "decisions": [child.id for child in children],
         "questions": list(cluster.questions),
         "lead": cluster.id,
-        "of": "names" if cluster.kind == "name_cluster" else "passages",
+        "of": "names" if cluster.kind == NAME_CLUSTER else "passages",
         "canonical": {"id": cluster.left_id, "name": cluster.left_name},
         "members": members,
         "rest": rest,
