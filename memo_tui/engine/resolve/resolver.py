@@ -17,17 +17,27 @@ from collections.abc import Callable
 from dataclasses import asdict, dataclass
 from heapq import merge
 
+from memo_tui.engine.conflicts import ConflictReport
 from memo_tui.engine.resolve import conflict_search, early, pass_memory
 from memo_tui.engine.resolve.admission import admit, settle_moot_questions
 from memo_tui.engine.resolve.asks import FOLD_RULE, NO_PASSAGES, Ask, Side, Verdicts, hopeless, weighed
+from memo_tui.engine.resolve.early import Early
 from memo_tui.engine.resolve.folding import Folder, follow_folds
-from memo_tui.engine.resolve.kept_asks import borne_on, kept_asks, split_touched, still_kept, to_visit, touching
+from memo_tui.engine.resolve.kept_asks import (
+    KeptGroup,
+    borne_on,
+    kept_asks,
+    split_touched,
+    still_kept,
+    to_visit,
+    touching,
+)
 from memo_tui.engine.resolve.pass_memory import Kept, PairList, Sweep, add_pair
 from memo_tui.engine.resolve.reads import Homes, Pair, Reading, entity_rows, joint_texts
 from memo_tui.engine.resolve.shares import reweigh_pending, store_shares
 from memo_tui.engine.review import queue
 from memo_tui.errors import MemoError
-from memo_tui.names import evidence
+from memo_tui.names import evidence, likelihood
 from memo_tui.names.evidence import Evidence
 from memo_tui.names.rules import ASK, FOLD, Name, Verdict, judge_pair, prose_variants
 from memo_tui.store.locks import pass_lock
@@ -96,6 +106,33 @@ class ResolutionPass:
     """One pass's state as its steps leave it (`run` takes them in order). The store is read once
     (`reading`); each step after it reads what the steps before it found."""
 
+    # set by `read`
+    reading: Reading
+    search: conflict_search.Search  # the passage search, begun beside the judging
+    # by `judge`
+    weighed_early: Early
+    found: pass_memory.Judged  # the names' verdicts
+    # by `read_texts`
+    folding: set[int]  # the ids in fold groups
+    kept_by: Sweep  # the kept asks, swept by id
+    near_folding: dict  # the places of the kept asks touching the fold groups, by key
+    read_pairs: set[Pair]  # the pairs whose joint texts are read
+    # by `fold`
+    main: int  # the asks about remembered verdicts (the first ones); folding adds more
+    grown: ChainMap[int, int]  # entity id -> its live passages, with what each fold added to its canonical
+    absorbed_into: dict[int, Side]  # member id -> the canonical it was folded into
+    # by `follow`
+    left_unread: int  # hopeless asks this pass found, left unread
+    kept_here: dict[Kept, PairList]  # what the next pass may leave unvisited, beside what was kept
+    weighed: dict[Pair, tuple]  # of the pairs in fold groups, what their evidence was made of
+    # by `rank`
+    shares: likelihood.Shares
+    kept_likely: list[KeptGroup]
+    likely: list[Ask]  # the asks admission ranks
+    unlikely: list[Ask]  # under the floor, but a teaching question may serve them
+    # by `save`
+    memory: ConflictReport  # what the passage search queued
+
     def __init__(
         self,
         namespace: str,
@@ -158,7 +195,7 @@ class ResolutionPass:
 
     def judge(self) -> None:
         """Take the names' verdicts (weighing remembered asks while they are judged), and visit them."""
-        self.early = early.weigh_early(self.judging, self.reading, self.verdicts)
+        self.weighed_early = early.weigh_early(self.judging, self.reading, self.verdicts)
         found = self.found = self.judging.result()
         self.reading.unmoved -= found.fresh
         report = self.report
@@ -215,7 +252,7 @@ class ResolutionPass:
                 asks.append(Ask(Side(*live[low]), Side(*live[high]), said, impact, self.remake(local)))
                 self.remade.add(pair)
             else:  # weighed below, unless it was while the names were judged
-                asks.append(Ask(Side(*live[low]), Side(*live[high]), said, impact, self.early.take(pair, rule)))
+                asks.append(Ask(Side(*live[low]), Side(*live[high]), said, impact, self.weighed_early.take(pair, rule)))
 
     def read_texts(self) -> None:
         """Hold the facts of every entity the weighing may need, and read the joint texts of the pairs it weighs."""
@@ -235,15 +272,15 @@ class ResolutionPass:
         r.facts.want(wanted)
         read = [(a.id, b.id) for a, b in self.fold_edges if self.kept_fold((a.id, b.id)) is None]
         read += [(q.left.id, q.right.id) for q in asks if q.evidence is None]
-        self.early.forget_unread(r.facts, read)
+        self.weighed_early.forget_unread(r.facts, read)
         joint_texts(r.facts, read)
-        self.read_pairs = {(min(pair), max(pair)) for pair in read} | self.early.used
+        self.read_pairs = {(min(pair), max(pair)) for pair in read} | self.weighed_early.used
 
     def fold(self) -> None:
         """Fold the fold verdicts' groups; the pairs in them not certain enough are asked about."""
         self.stop_if_cancelled()
-        self.main = len(self.asks)  # the asks about remembered verdicts; folding adds more
-        self.grown = ChainMap({}, self.reading.counts)  # a fold adds its member's count to its canonical's
+        self.main = len(self.asks)
+        self.grown = ChainMap({}, self.reading.counts)  # the facts keep the counts as read
         folder = Folder(
             self.namespace,
             counts=self.grown,
@@ -273,13 +310,13 @@ class ResolutionPass:
             self.kept, self.kept_by.touching(touched), self.near_folding, self.folding, r
         )
         del self.kept_by
-        for key, pairs in list(self.skipped.items()):  # and the unread this pass found
+        for (rule, impact), pairs in list(self.skipped.items()):  # and the unread this pass found
             places = borne_on(pairs, pairs.touching(touched), pairs.touching(self.folding), self.folding)
-            revived += [((pairs.lows[at], pairs.highs[at]), key) for at in places]
-            self.skipped[key] = pairs.without(places)
+            revived += [((pairs.lows[at], pairs.highs[at]), (rule, impact, None, False)) for at in places]
+            self.skipped[rule, impact] = pairs.without(places)
         self.remade.update(pair for pair, _ in late)  # its passages stand
         made = [self.ask_of(pair, impact, self.remake(local)) for pair, (_, impact, local, _) in late]
-        for pair, (rule, impact, *_) in revived:
+        for pair, (rule, impact, _, _) in revived:
             said = self.verdicts(self.found.verdicts[pair])
             if pair in r.unfolded_ordered:
                 said = self.verdicts.unfolded(said)
@@ -289,7 +326,6 @@ class ResolutionPass:
         asks[:main] = merge(asks[:main], made, key=lambda q: (q.left.id, q.right.id))  # in the order of a visit
         self.main = main + len(made)
         self.kept_here = self._keep_for_next()
-        # of the pairs in fold groups, what their evidence was made of (`pass_memory.Known.weighed`)
         self.weighed = {pair: q.local for pair, q in self.doubts.items() if q is not None and q.local is not None}
         # a keep-apart decision on an entity folded in this pass now covers its canonical
         absorbed_into = self.absorbed_into
@@ -305,7 +341,9 @@ class ResolutionPass:
         not weigh again; the other pairs visited go to `rest`."""
         r = self.reading
         self.left_unread = sum(map(len, self.skipped.values()))
-        kept_here = {(rule, impact, None, False): pairs for (rule, impact), pairs in self.skipped.items()}
+        kept_here: dict[Kept, PairList] = {
+            (rule, impact, None, False): pairs for (rule, impact), pairs in self.skipped.items()
+        }
         for q in self.asks[: self.main]:
             pair = (q.left.id, q.right.id)
             meet = not r.facts.passage_set(pair[0]).isdisjoint(r.facts.passage_set(pair[1]))
