@@ -33,6 +33,7 @@ from typing import NamedTuple
 
 from memo_tui.errors import MemoError
 from memo_tui.names import likelihood
+from memo_tui.names.rules import FOLD
 
 CALIBRATION = Path(__file__).with_name("calibration.json")  # the packaged one, fitted on every labelled kind
 # names another calibration file for the pass to read: the real-text evaluation runs each kind of text
@@ -289,7 +290,7 @@ def learned(answers: dict[str, tuple[int, int]]) -> dict[str, int]:
 
 def learned_verdict(score: float, rule: str, reason: str, merges: int) -> tuple[str, float, str, str]:
     """An ask verdict's score, rule and reason as a learned fold's fields (kind, score, rule, reason)."""
-    return ("fold", score, LEARNED + rule, f"{reason}; reviewers here merged all {merges} questions like this")
+    return (FOLD, score, LEARNED + rule, f"{reason}; reviewers here merged all {merges} questions like this")
 
 
 def store_shares(observed: Mapping[tuple[str, float], int], answers) -> likelihood.Shares:
