@@ -7,6 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from itertools import compress
 from operator import itemgetter
+from typing import Literal
 
 from peewee import fn
 
@@ -237,6 +238,7 @@ def pending_pairs(namespace: str, home: Homes) -> set[frozenset[int]]:
 
 Pair = tuple[int, int]  # (low id, high id)
 Row = tuple[int, str, str | None]  # an entity's (id, name, type)
+Mark = Literal["pending", "unfolded", "settled"]  # what a reviewer did about a pair (`Reading.marked`)
 
 
 @dataclass
@@ -264,7 +266,7 @@ class Reading:
     unfolded: set[frozenset[int]]  # pairs a reviewer unfolded: ask, never fold again unasked
     pending_ordered: set[Pair]  # `pending` as (low, high), without a pair with a deleted side
     unfolded_ordered: set[Pair]  # as `pending_ordered`
-    marked: dict[Pair, str]  # pair -> "pending", "unfolded" or "settled" (one look-up a pair: most are none)
+    marked: dict[Pair, Mark]  # one look-up a pair: most are none of these
     priors: dict[str, Evidence | None]  # rule -> its prior, when no fact can help (`asks.hopeless`)
     facts: StoreFacts  # the entities are added as they are wanted
     names_of: NamesOf
@@ -288,7 +290,7 @@ class Reading:
         settled_, pending_, unfolded_ = (
             {(min(p), max(p)) for p in pairs if None not in p} for pairs in (settled, pending, unfolded)
         )  # as (low, high): a pair with a deleted side is no verdict's
-        marked = dict.fromkeys(pending_, "pending") | dict.fromkeys(unfolded_, "unfolded")
+        marked: dict[Pair, Mark] = dict.fromkeys(pending_, "pending") | dict.fromkeys(unfolded_, "unfolded")
         marked |= dict.fromkeys(settled_, "settled")
         facts = store_facts(set(), passages, named, sources, counts)
         facts.answers = answers

@@ -94,10 +94,10 @@ def resolve(
         started = time.perf_counter()
         # a large store's second process starts here, and judges the names beside the reads
         with pass_memory.Judging(namespace, full, writes=not dry_run) as judging:
-            steps = ResolutionPass(
+            # the pass's state is let go as it ends, before the collector starts again (`paused_gc`)
+            report = ResolutionPass(
                 namespace, judging, cap=cap, dry_run=dry_run, progress=progress, cancelled=cancelled, full=full
-            )
-            report = steps.run()
+            ).run()
             report.seconds = round(time.perf_counter() - started, 3)
             return report
 
