@@ -2,8 +2,8 @@
 
 A process that a command starts with multiprocessing (`spawn`) runs the command's script again
 before its work; through this module that costs nothing, where importing the command line there
-brought in every layer and the store's drivers (a third of a second before a pass's second process
-could start judging)."""
+brought in every layer and the store's drivers, all before a pass's second process could start
+judging."""
 
 
 def main() -> int:

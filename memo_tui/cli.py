@@ -11,12 +11,17 @@ import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
-from memo_tui.engine.graph.opening import open_store
 from memo_tui.errors import MemoError
 from memo_tui.runtime.processes import no_last_sweep
-from memo_tui.store import DEFAULT_NAMESPACE, resolve_location
-from memo_tui.store.connect import failure, store_errors
-from memo_tui.store.locks import Busy
+from memo_tui.service.stores import (
+    DEFAULT_NAMESPACE,
+    Busy,
+    failure,
+    open_store,
+    resolve_location,
+    store_errors,
+    unstorable,
+)
 
 COMMANDS: dict[str, Callable[[argparse.Namespace], int]] = {}
 
@@ -69,6 +74,14 @@ def build_parser() -> argparse.ArgumentParser:
     )
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
 
+    _store_commands(sub, common)
+    _graph_commands(sub, common)
+    _read_commands(sub, common)
+    return parser
+
+
+def _store_commands(sub, common: argparse.ArgumentParser) -> None:
+    """Filling a store, serving it, copying it, the demo."""
     ingest = sub.add_parser("ingest", parents=[common], help="ingest JSONL, markdown and text files ('-' = stdin)")
     ingest.add_argument("paths", nargs="+", metavar="PATH")
     ingest.add_argument("--strict", action="store_true", help="a file with any bad line is not ingested at all")
@@ -101,6 +114,9 @@ def build_parser() -> argparse.ArgumentParser:
     demo.add_argument("--no-open", action="store_true", help="build it and print what the pass did; no TUI")
     demo.add_argument("--fresh", action="store_true", help="rebuild the demo even if it holds your decisions")
 
+
+def _graph_commands(sub, common: argparse.ArgumentParser) -> None:
+    """`graph ACTION`: folds, answers, history, hand edits."""
     reviewer = argparse.ArgumentParser(add_help=False)
     reviewer.add_argument("--as", dest="actor", metavar="NAME", help="who decides (default: MEMO_TUI_USER, then login)")
     reviewer.add_argument("--agent", action="store_true", help="record the channel as 'agent' instead of 'cli'")
@@ -157,6 +173,9 @@ def build_parser() -> argparse.ArgumentParser:
     links = actions.add_parser("links", parents=[common], help="passage-to-passage links ('also see')")
     links.add_argument("--rebuild", action="store_true", help="recompute every link of the namespace")
 
+
+def _read_commands(sub, common: argparse.ArgumentParser) -> None:
+    """Reading the graph, checking it, and the resolution pass and its figures."""
     as_of = argparse.ArgumentParser(add_help=False)
     as_of.add_argument("--as-of", metavar="ISO", help="the graph as it was then (only passages live at that time)")
     related = sub.add_parser("related", parents=[common, as_of], help="stated relations and co-mentions of a name")
@@ -204,7 +223,6 @@ def build_parser() -> argparse.ArgumentParser:
         help="build each kind of real text in DIR (default: %(const)s) in a scratch store, run the pass with "
         "the calibration fitted without it and with the packaged one, and score both against its labels",
     )
-    return parser
 
 
 @contextmanager
@@ -249,14 +267,12 @@ def _print(args: argparse.Namespace, data: dict | list, text: str) -> None:
 
 @command("ingest")
 def cmd_ingest(args: argparse.Namespace) -> int:
-    from memo_tui.engine.ingest import ingest_paths
+    from memo_tui.service import work
 
     if "" in args.paths:  # an unset shell variable: not the current directory
         raise MemoError("ingest: an empty path; nothing ingested (give '.' for the current directory)")
     with _progress(not args.json) as progress:
-        report = ingest_paths(
-            args.ns, args.paths, strict=args.strict, stdin=sys.stdin.buffer, progress=progress, author=args.source
-        )
+        report = work.ingest_paths(args.ns, args.paths, args.strict, sys.stdin.buffer, progress, args.source)
     for error in report.errors:
         print(for_terminal(error), file=sys.stderr)
     _print(
@@ -272,7 +288,7 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 def _open_tui(args: argparse.Namespace, location: str) -> int:
     from pathlib import Path
 
-    from memo_tui.store.connect import shown
+    from memo_tui.service.stores import shown
     from memo_tui.tui.app import MemoApp
 
     label = Path(location).name if "://" not in location else shown(location)
@@ -282,18 +298,17 @@ def _open_tui(args: argparse.Namespace, location: str) -> int:
 
 @command("demo")
 def cmd_demo(args: argparse.Namespace) -> int:
-    from memo_tui.engine.demo import build_demo, default_demo_path, reviewers_decisions
-    from memo_tui.store.connect import shown
+    from memo_tui.service import stores
 
-    location = args.db or os.environ.get("MEMO_TUI_DB") or str(default_demo_path())
-    mine = reviewers_decisions(location)
-    label = shown(location)
+    location = stores.demo_location(args.db or os.environ.get("MEMO_TUI_DB"))
+    mine = stores.demo_decisions(location)
+    label = stores.shown(location)
     rebuild = args.fresh or not mine
     if mine and not args.fresh and sys.stdin.isatty() and not args.json:
         answer = input(f"The demo store {label} holds {mine} decisions of yours; rebuild it and lose them? [y/N] ")
         rebuild = answer.strip().casefold() in ("y", "yes")
     if rebuild:
-        report = build_demo(location, args.ns)
+        report = stores.build_demo(location, args.ns)
         text = (
             f"demo store {label}: {report.folded} folded, {report.queued} name pairs and "
             f"{report.duplicates_queued + report.contradictions_queued} memory conflicts queued"
@@ -310,9 +325,9 @@ def cmd_demo(args: argparse.Namespace) -> int:
 
 @command("forget")
 def cmd_forget(args: argparse.Namespace) -> int:
-    from memo_tui.engine.ingest import forget
+    from memo_tui.service import work
 
-    row_id = forget(args.ns, args.passage_id)
+    row_id = work.forget(args.ns, args.passage_id)
     _print(args, {"retired": args.passage_id, "row": row_id}, f"retired passage {args.passage_id}")
     return 0
 
@@ -321,9 +336,10 @@ def cmd_forget(args: argparse.Namespace) -> int:
 def cmd_mcp(args: argparse.Namespace) -> int:
     try:
         from memo_tui.mcp.server import build_server
+        from memo_tui.mcp.stdio import serve_stdio
     except ImportError:
         raise MemoError("the MCP server needs the SDK: pip install 'memo-tui[mcp]'") from None
-    build_server(args.ns, allow_answers=args.allow_answers, agent=args.agent).run("stdio")
+    serve_stdio(build_server(args.ns, allow_answers=args.allow_answers, agent=args.agent))
     return 0
 
 
@@ -341,19 +357,10 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 @command("copy")
 def cmd_copy(args: argparse.Namespace) -> int:
-    from memo_tui.engine.graph.opening import open_second_store
-    from memo_tui.store import db
-    from memo_tui.store.copy import copy_namespaces, namespaces_of
+    from memo_tui.service.stores import copy_to
 
-    source = db.obj
-    namespaces = namespaces_of(source) if args.all else [args.ns]
-    if not args.all and args.ns not in namespaces_of(source):
-        raise MemoError(f"no namespace {args.ns!r} in this store; it has {', '.join(namespaces_of(source)) or 'none'}")
-    target = open_second_store(args.to)
-    try:
-        report = copy_namespaces(source, target, namespaces)
-    finally:
-        target.close()
+    report = copy_to(args.ns, args.to, every=args.all)
+    namespaces = report.namespaces
     rows = ", ".join(f"{n} {table}" for table, n in report.rows.items() if n)
     _print(args, {"namespaces": report.namespaces, "rows": report.rows}, f"copied {', '.join(namespaces)}: {rows}")
     return 0
@@ -361,15 +368,15 @@ def cmd_copy(args: argparse.Namespace) -> int:
 
 @command("stats")
 def cmd_stats(args: argparse.Namespace) -> int:
-    from memo_tui.engine.graph.stats import store_stats
+    from memo_tui.service import reads
 
-    stats = store_stats(args.ns)
+    stats = reads.stats(args.ns)
     _print(args, stats, "\n".join(f"{name}: {value}" for name, value in stats.items()))
     return 0
 
 
 def _reviewer(args: argparse.Namespace) -> tuple[str, str]:
-    from memo_tui.engine.review.decisions import current_actor
+    from memo_tui.service.review import current_actor
 
     return current_actor(args.actor), "agent" if args.agent else "cli"
 
@@ -381,123 +388,98 @@ def _print_decision(args: argparse.Namespace, decision) -> int:
 
 def _merge_one(args: argparse.Namespace, actor: str, channel: str):
     """`graph merge N`: a question, or the cluster N leads (all its members unless told otherwise)."""
-    from memo_tui.engine.review import clusters, decisions
+    from memo_tui.service import review
 
     number = args.question[0]
-    if args.pair:
-        return decisions.answer(args.ns, number, "merge", actor, channel, swap=args.swap, keep=args.keep)
-    cluster = clusters.led_by(args.ns, number)
-    if cluster is None:
-        if args.canonical or args.leave_out or args.mark_rest:
-            raise MemoError(
-                f"question {number} does not lead a cluster; --canonical, --except and --mark-rest are for one"
-            )
-        return decisions.answer(args.ns, number, "merge", actor, channel, swap=args.swap, keep=args.keep)
-    if args.swap or args.keep:
-        raise MemoError(
-            f"question {number} leads a cluster: choose its kept member with --canonical, not --swap/--keep"
-        )
-    canonical = _member(cluster, args.canonical) if args.canonical else None
-    left_out = [_member(cluster, name) for name in args.leave_out or ()]
-    return clusters.answer_cluster(
-        args.ns, number, "merge", actor, channel, canonical=canonical, leave_out=left_out, mark_rest=args.mark_rest
-    )
+    canonical, left_out = None, None
+    if not args.pair and (args.canonical or args.leave_out or args.mark_rest):
+        canonical, left_out = review.members_named(args.ns, number, args.canonical, args.leave_out or [])
+    return review.answer(
+        args.ns, number, "merge", actor, channel, pair=args.pair, swap=args.swap, keep=args.keep,
+        canonical=canonical, leave_out=left_out, mark_rest=args.mark_rest,
+    )  # fmt: skip
 
 
-def _no_cluster_among(namespace: str, numbers) -> None:
-    """Several N answer questions; a cluster's number among them would answer only its lead's pair."""
-    from memo_tui.engine.review import clusters
+def _answer(args: argparse.Namespace, ids: list[int], actor: str, channel: str):
+    """`graph reject|keep-both N...`: one item (a cluster's lead: all its questions), or several
+    questions as one decision."""
+    from memo_tui.service import review
 
-    for number in numbers:
-        cluster = clusters.led_by(namespace, number)
-        if cluster is not None:
-            size = len(cluster.members)
-            raise MemoError(f"{number} leads a cluster of {size}: answer it alone (or the lead pairs with --pair)")
+    action = args.action.replace("-", "_")
+    if len(ids) > 1:
+        return review.answer_batch(args.ns, ids, action, actor, channel, pairs=args.like or args.pair)
+    return review.answer(args.ns, ids[0], action, actor, channel, pair=args.pair)
 
 
-def _member(cluster, name: str) -> int:
-    """A cluster member by its name (exactly, else in any case when only one matches) or #id."""
-    exact = [m.id for m in cluster.members if name in (m.name, f"#{m.id}")]
-    folded = [m for m in cluster.members if m.name.casefold() == name.casefold()]
-    if exact or len(folded) == 1:
-        return exact[0] if exact else folded[0].id
-    if folded:
-        which = ", ".join(f"#{m.id} {m.name!r}" for m in folded)
-        raise MemoError(f"{name!r} matches {len(folded)} members but none exactly ({which}); give one as #id")
-    names = ", ".join(repr(m.name) for m in cluster.members)
-    raise MemoError(f"{name!r} is not a member of cluster {cluster.id} ({names})")
+def _history(args: argparse.Namespace) -> int:
+    from memo_tui.service import review
+
+    views = review.history(args.ns, who=args.who, limit=args.limit)
+    lines = [
+        f"#{v.id:<5} {v.at:%Y-%m-%d %H:%M} {v.channel:<5} {v.actor:<12} {v.action:<9} {v.summary}"
+        + (f"  [reverted {v.undone_at:%Y-%m-%d %H:%M}]" if v.undone_at else "")
+        for v in views
+    ]
+    _print(args, [v.as_dict() for v in views], "\n".join(lines) or "no decisions yet")
+    return 0
+
+
+def _edit(args: argparse.Namespace, actor: str, channel: str):
+    """The graph's hand edits and the log's: revert, undo, redo, fold, delete, not-a-name, unsure, rename."""
+    from memo_tui.service import review
+
+    ns = args.ns
+    edits = {
+        "revert": lambda: review.revert(ns, args.decision, actor, channel, fold=args.fold),
+        "undo": lambda: review.undo(ns, actor, channel),
+        "redo": lambda: review.redo(ns, actor, channel),
+        "fold": lambda: review.manual_fold(ns, args.absorbed, args.into, actor, channel),
+        "delete": lambda: review.delete(ns, args.name, actor, channel),
+        "not-a-name": lambda: review.not_a_name(ns, args.name, actor, channel),
+        "unsure": lambda: review.unsure(ns, args.question_id, args.note, actor, channel),
+        "rename": lambda: review.rename(ns, args.name, args.new_name, actor, channel),
+    }
+    return edits[args.action]()
 
 
 @command("graph")
 def cmd_graph(args: argparse.Namespace) -> int:
-    from memo_tui.engine.review import clusters, decisions, undo
+    from memo_tui.service import review
 
     if args.action == "merges":
         return cmd_queue(args)
     if args.action in ("rebuild", "links"):
         return (_rebuild if args.action == "rebuild" else _links)(args)
     if args.action == "history":
-        views = decisions.history(args.ns, who=args.who, limit=args.limit)
-        lines = [
-            f"#{v.id:<5} {v.at:%Y-%m-%d %H:%M} {v.channel:<5} {v.actor:<12} {v.action:<9} {v.summary}"
-            + (f"  [reverted {v.undone_at:%Y-%m-%d %H:%M}]" if v.undone_at else "")
-            for v in views
-        ]
-        _print(args, [v.as_dict() for v in views], "\n".join(lines) or "no decisions yet")
-        return 0
+        return _history(args)
     actor, channel = _reviewer(args)
     if args.action == "merge" and len(args.question) == 1:
         view = _merge_one(args, actor, channel)
     elif args.action == "merge":
         if args.swap or args.keep or args.canonical or args.leave_out or args.mark_rest:
             raise MemoError("--swap, --keep, --canonical, --except and --mark-rest answer one item; give one N")
-        if not args.pair:
-            _no_cluster_among(args.ns, args.question)
-        view = decisions.answer_batch(args.ns, args.question, "merge", actor, channel)
+        view = review.answer_batch(args.ns, args.question, "merge", actor, channel, pairs=args.pair)
     elif args.action in ("reject", "keep-both"):
-        action = args.action.replace("-", "_")
         ids = args.question
-        if args.like:
+        if args.like:  # every pending question of N's pattern
             if len(ids) != 1:
                 raise MemoError("--like takes one question: the one whose pattern to answer")
-            ids = decisions.questions_like(args.ns, ids[0])
+            ids = review.questions_like(args.ns, ids[0])
             if not args.yes:
                 text = f"would {args.action} {len(ids)} pending questions like #{args.question[0]}; add --yes to do it"
                 _print(args, {"questions": ids, "done": False}, text)
                 return 0
-        if len(ids) > 1:
-            if not (args.like or args.pair):
-                _no_cluster_among(args.ns, ids)
-            view = decisions.answer_batch(args.ns, ids, action, actor, channel)
-        elif args.pair:
-            view = decisions.answer(args.ns, ids[0], action, actor, channel)
-        else:  # a cluster's lead: every question of the cluster
-            view = clusters.answer_item(args.ns, ids[0], action, actor, channel)
-    elif args.action == "revert":
-        revert = decisions.revert_fold if args.fold else decisions.revert
-        view = revert(args.ns, args.decision, actor, channel)
-    elif args.action == "undo":
-        view = undo.undo_last(args.ns, actor, channel)
-    elif args.action == "redo":
-        view = undo.redo_last(args.ns, actor, channel)
-    elif args.action == "fold":
-        view = decisions.manual_fold(args.ns, args.absorbed, args.into, actor, channel)
-    elif args.action == "delete":
-        view = decisions.delete(args.ns, args.name, actor, channel)
-    elif args.action == "not-a-name":
-        view = decisions.not_a_name(args.ns, args.name, actor, channel)
-    elif args.action == "unsure":
-        view = decisions.unsure(args.ns, args.question_id, args.note, actor, channel)
+        view = _answer(args, ids, actor, channel)
     else:
-        view = decisions.rename(args.ns, args.name, args.new_name, actor, channel)
+        view = _edit(args, actor, channel)
     return _print_decision(args, view)
 
 
 def _rebuild(args: argparse.Namespace) -> int:
-    from memo_tui.engine.rebuild import rebuild
+    from memo_tui.service import work
 
     with _progress(not args.json, "rebuilding") as progress:
-        report = rebuild(args.ns, progress=progress)
+        report = work.rebuild(args.ns, progress=progress)
     text = (
         f"rebuilt {report.passages_unchanged} live passages: {report.mentions} mentions, "
         f"{report.relations} relations, {report.entities_new} new entities; folds and answers kept"
@@ -507,26 +489,23 @@ def _rebuild(args: argparse.Namespace) -> int:
 
 
 def _links(args: argparse.Namespace) -> int:
-    from memo_tui.engine.graph.links import count_links, relink_all
+    from memo_tui.service import work
 
     if args.rebuild:
         with _progress(not args.json, "linking") as progress:
-            total = relink_all(args.ns, progress=progress)
+            total = work.relink(args.ns, progress=progress)
     else:
-        total = count_links(args.ns)
+        total = work.count_links(args.ns)
     _print(args, {"links": total}, f"{total} passage links" + (" (rebuilt)" if args.rebuild else ""))
     return 0
 
 
 @command("queue")
 def cmd_queue(args: argparse.Namespace) -> int:
-    from memo_tui.engine.conflicts import TIMELINE
-    from memo_tui.engine.review.clusters import group
-    from memo_tui.engine.review.queue import pending
+    from memo_tui.service import review
+    from memo_tui.service.views import TIMELINE
 
-    items = pending(args.ns, proposed=args.agent)
-    if not args.agent:  # proposals stay pairs: an agent proposed each one
-        items = group(args.ns, items)
+    items = review.queue(args.ns, proposed=args.agent)  # proposals stay pairs: an agent proposed each one
     lines = [
         f"{q.id:>5}  {q.kind:<14} {q.left_name} {'<-' if q.members else '/'} {q.right_name}  {q.rule}  "
         f"likely {q.likelihood:.2f}  impact {q.impact}"
@@ -541,14 +520,13 @@ def cmd_queue(args: argparse.Namespace) -> int:
 
 @command("judge")
 def cmd_judge(args: argparse.Namespace) -> int:
-    from memo_tui.names.evidence import prior
-    from memo_tui.names.rules import Name, judge_pair
+    from memo_tui.service import reads
 
-    verdict = judge_pair(Name(None, args.a, args.type_a), Name(None, args.b, args.type_b))
+    verdict, before = reads.judge(args.a, args.b, args.type_a, args.type_b)
     text = f"{verdict.kind} ({verdict.score:.2f}, {verdict.rule}): {verdict.reason}"
     data = dataclasses.asdict(verdict)
-    if verdict.kind != "no":  # what labelled real text says of the rule, before a store's evidence
-        data["prior"] = prior(verdict.rule, {})[0]
+    if before is not None:  # what labelled real text says of the rule, before a store's evidence
+        data["prior"] = before
         text += f"\nlikelihood before evidence: {data['prior']:.2f} (the share of such pairs that were the same)"
     _print(args, data, text)
     return 0
@@ -556,12 +534,12 @@ def cmd_judge(args: argparse.Namespace) -> int:
 
 @command("resolve")
 def cmd_resolve(args: argparse.Namespace) -> int:
-    from memo_tui.engine.resolve.resolver import resolve
+    from memo_tui.service import work
 
     if args.cap < 0:
         raise MemoError("--cap must be 0 or more")
     with _progress(not args.json, "resolving") as progress:
-        report = resolve(args.ns, cap=args.cap, dry_run=args.dry_run, progress=progress, full=args.full)
+        report = work.resolve(args.ns, cap=args.cap, dry_run=args.dry_run, progress=progress, full=args.full)
     text = (
         f"{'dry run: ' if report.dry_run else ''}{report.entities} entities"
         + (f" ({report.names_changed} new or renamed since the last pass)" if report.incremental else "")
@@ -584,15 +562,15 @@ def cmd_resolve(args: argparse.Namespace) -> int:
 
 @command("eval")
 def cmd_eval(args: argparse.Namespace) -> int:
-    from memo_tui.quality.evaluate import FIRST, SAMPLE, evaluate, evaluate_store, read_pairs
+    from memo_tui.service import figures
+    from memo_tui.service.figures import FIRST, SAMPLE
 
     if (args.kinds is None) == (args.pairs is None):
         raise MemoError("eval takes PAIRS.jsonl or --kinds [DIR]")
     if args.kinds is not None:
         return _eval_kinds(args)
     if args.store:
-        pairs = read_pairs(args.pairs, unsure=True)
-        found = evaluate_store(args.ns, pairs, pairs)
+        found = figures.store(args.ns, args.pairs)
 
         def tally(name: str, t) -> str:
             p = "n/a" if t.precision is None else f"{t.precision:.3f}"
@@ -614,7 +592,7 @@ def cmd_eval(args: argparse.Namespace) -> int:
         ]
         _print(args, found.as_dict(), "\n".join(lines))
         return 0
-    result = evaluate(read_pairs(args.pairs))
+    result = figures.rules(args.pairs)
     lines = [
         f"pairs: {result.pairs} ({result.same} same)",
         f"folded: {result.folded}  asked: {result.asked}  rejected: {result.rejected}",
@@ -628,17 +606,14 @@ def cmd_eval(args: argparse.Namespace) -> int:
 
 
 def _eval_kinds(args: argparse.Namespace) -> int:
-    import tempfile
     from pathlib import Path
 
-    from memo_tui.quality.kinds import KINDS, figures
+    from memo_tui.service import figures
 
     data = Path(args.kinds)
     if not data.is_dir():
         raise MemoError(f"--kinds: no folder {data}")
-    with tempfile.TemporaryDirectory(prefix="memo-tui-eval-") as scratch:
-        found = figures(data, Path(scratch), list(KINDS))
-    absent = [kind.name for kind in KINDS if kind.name not in found]
+    found, absent = figures.kinds(data)
     lines = _kinds_table(found)
     lines += [
         "each cell: held out (in sample), n judged, u unsure, x not labelled (an unlabelled item is not counted right)",
@@ -652,7 +627,7 @@ def _eval_kinds(args: argparse.Namespace) -> int:
 
 def _kinds_table(found: dict[str, dict]) -> list[str]:
     """One row per kind of text: each figure held out, in sample beside it."""
-    from memo_tui.quality.evaluate import FIRST, SAMPLE
+    from memo_tui.service.figures import FIRST, SAMPLE
 
     def share(value: float | None) -> str:
         return "n/a" if value is None else f"{value:.2f}"
@@ -690,12 +665,12 @@ def _kinds_table(found: dict[str, dict]) -> list[str]:
 
 
 def _as_of(args: argparse.Namespace):
-    from memo_tui.text.sources import parse_time
+    from memo_tui.service.reads import time_of
 
     if args.as_of is None:
         return None
     try:
-        return parse_time(args.as_of)
+        return time_of(args.as_of)
     except ValueError as exc:
         if "out of range" in str(exc):
             raise MemoError(f"--as-of {exc}") from None
@@ -704,11 +679,11 @@ def _as_of(args: argparse.Namespace):
 
 @command("related")
 def cmd_related(args: argparse.Namespace) -> int:
-    from memo_tui.engine.graph.neighbourhood import related
+    from memo_tui.service import reads
 
     if args.limit < 1:
         raise MemoError("--limit must be 1 or more")
-    result = related(args.ns, args.name, limit=args.limit, kind=args.kind, as_of=_as_of(args))
+    result = reads.related(args.ns, args.name, limit=args.limit, kind=args.kind, as_of=_as_of(args))
     _print(args, result.as_dict(), render_related(result))
     return 0
 
@@ -733,9 +708,9 @@ def render_related(result) -> str:
 
 @command("explore")
 def cmd_explore(args: argparse.Namespace) -> int:
-    from memo_tui.engine.graph.neighbourhood import explore
+    from memo_tui.service import reads
 
-    result = explore(args.ns, args.name, hops=args.hops, as_of=_as_of(args))
+    result = reads.explore(args.ns, args.name, hops=args.hops, as_of=_as_of(args))
     _print(args, result.as_dict(), render_exploration(result))
     return 0
 
@@ -766,9 +741,9 @@ def render_exploration(result) -> str:
 
 @command("lint")
 def cmd_lint(args: argparse.Namespace) -> int:
-    from memo_tui.engine.graph.lint import lint
+    from memo_tui.service import reads
 
-    problems = lint(args.ns)
+    problems = reads.lint(args.ns)
     lines = [f"{p.check}: {p.subject}: {p.detail}" for p in problems]
     _print(args, [p.as_dict() for p in problems], "\n".join(lines) or "no problems found")
     return 1 if problems else 0
@@ -782,18 +757,6 @@ def cmd_metrics(args: argparse.Namespace) -> int:
     return 0
 
 
-def _unstorable(argv: list[str]) -> str | None:
-    """What is wrong with the first argument no store could take, if one is."""
-    from memo_tui.text.sources import storable
-
-    for number, argument in enumerate(argv, 1):
-        try:
-            storable(argument, f"argument {number}")
-        except ValueError as exc:
-            return str(exc)
-    return None
-
-
 SERVING = ("mcp",)  # commands whose work runs in threads of their own
 
 
@@ -804,9 +767,9 @@ def main(argv: list[str] | None = None, ends_process: bool = False) -> int:
     fails, the TUI and the MCP server (whose workers run in threads, each with a connection) leave
     that sweep to close what is open."""
     argv = sys.argv[1:] if argv is None else argv
-    unstorable = _unstorable(argv)
-    if unstorable:  # bytes that are not UTF-8 (a shell gives them as lone surrogates): no store takes them
-        print(f"memo-tui: {unstorable}", file=sys.stderr)
+    refused = unstorable(argv)
+    if refused:  # bytes that are not UTF-8 (a shell gives them as lone surrogates): no store takes them
+        print(f"memo-tui: {refused}", file=sys.stderr)
         return 2
     parser = build_parser()
     args = parser.parse_args(argv)

@@ -3,26 +3,30 @@ half-way, and a reviewer answering while a pass folds."""
 
 from __future__ import annotations
 
+import gzip
 import itertools
 import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from graphrows import ask, graph_rows
 
 from memo_tui.engine.graph.lint import lint
+from memo_tui.engine.graph.opening import open_store
 from memo_tui.engine.ingest import ingest_records
 from memo_tui.engine.resolve.resolver import resolve
 from memo_tui.engine.review import decisions
-from memo_tui.store import Decision, Fold, Passage, Question, db
+from memo_tui.store import Decision, Entity, Fold, Passage, Question, db
 from memo_tui.store.locks import pass_lock
 from memo_tui.text.sources import PassageRecord
 
 pytestmark = pytest.mark.slow
 
 NS = "default"
+REAL = Path(__file__).parent / "data" / "real"
 
 
 def memo(store, *argv) -> subprocess.Popen:
@@ -125,22 +129,41 @@ resolver.resolve("default")
 """
 
 
-@pytest.mark.parametrize("stall_at", [1, 150])
-def test_a_pass_killed_half_way_keeps_its_committed_folds_and_no_lock(folding_store, stall_at):
+def kill_a_pass(store, stall_at: int) -> None:
+    """Run a pass in a child process and kill it inside the transaction of its `stall_at`th fold."""
     child = subprocess.Popen(
-        [sys.executable, "-c", KILLED_PASS, str(folding_store), str(stall_at)], stdout=subprocess.PIPE, text=True
+        [sys.executable, "-c", KILLED_PASS, str(store), str(stall_at)], stdout=subprocess.PIPE, text=True
     )
     while child.stdout.readline().strip() != str(stall_at):
         assert child.poll() is None, "the pass ended before it stalled"
     child.send_signal(signal.SIGKILL)
     child.wait(30)
     reopen()
+
+
+@pytest.mark.parametrize("stall_at", [1, 150])
+def test_a_pass_killed_half_way_is_taken_back_by_the_next_and_no_lock_stays(folding_store, stall_at):
+    kill_a_pass(folding_store, stall_at)
     # each group folds in its own transaction: those before the stalled one stand, whole and recorded
     assert Fold.select().count() == stall_at - 1
     assert Decision.select().where(Decision.action == "fold").count() == stall_at - 1
     assert lint(NS) == []
     report = resolve(NS)  # the killed pass's lock died with it
-    assert report.folded == 300 - (stall_at - 1)
+    # it starts from the graph the dead pass read: that pass's folds reverted, then every one made again
+    assert report.taken_back == stall_at - 1
+    assert report.folded == 300
+    assert Fold.select().where(Fold.reverted_at.is_null()).count() == 300
+    assert lint(NS) == []
+    assert resolve(NS).taken_back == 0  # the mark went with the pass that ended
+
+
+def test_a_dead_pass_whose_graph_a_reviewer_built_on_stands(folding_store):
+    kill_a_pass(folding_store, 20)
+    ingest_records(NS, [PassageRecord("q", "We run PostgreSQL beside Postgres.", "a")])
+    decisions.manual_fold(NS, "Postgres", "PostgreSQL", "alice", "cli")  # a person's decision after the kill
+    report = resolve(NS)
+    assert report.taken_back == 0 and report.folded == 300 - 19
+    assert Fold.select().where(Fold.reverted_at.is_null(False)).count() == 0
     assert lint(NS) == []
 
 
@@ -229,3 +252,55 @@ def test_an_ingest_goes_on_when_a_fold_lands_between_its_chunks(store):
     live = {e.id for e in Entity.select()}
     assert all(m.entity_id in live for m in Mention.select())
     assert lint(NS) == []
+
+
+KILLED_BEFORE_QUESTIONS = """
+import sys, time
+from memo_tui.engine.resolve import pass_memory, resolver
+from memo_tui.engine.graph.opening import open_store
+
+save = pass_memory.save
+
+def save_then_stall(*args, **kwargs):
+    save(*args, **kwargs)
+    print(0, flush=True)
+    time.sleep(60)  # its folds and its memory written, its questions not: the parent kills us here
+
+pass_memory.save = save_then_stall
+open_store(sys.argv[1])
+resolver.resolve("default")
+"""
+
+
+def outcome(store) -> tuple[set, set]:
+    """The standing folds and the questions, by name: what a pass leaves for a reviewer."""
+    open_store(str(store))
+    named = Fold.select(Fold.absorbed_name, Fold.canonical_id).where(Fold.reverted_at.is_null())
+    folds = {(name, Entity.get_by_id(canonical).name) for name, canonical in named.tuples()}
+    questions = set(
+        Question.select(Question.left_name, Question.right_name, Question.status, Question.likelihood).tuples()
+    )
+    db.close()
+    db.initialize(None)
+    return folds, questions
+
+
+@pytest.mark.parametrize("script, at", [(KILLED_PASS, "20"), (KILLED_BEFORE_QUESTIONS, "0")], ids=["folding", "asking"])
+def test_a_rerun_after_a_kill_reaches_what_one_pass_reaches_on_real_text(tmp_path, script, at):
+    """Debian changelogs (90 folds, 2,556 questions): a pass killed while folding, or after its folds
+    and memory but before its questions, then run again, leaves what one uninterrupted pass leaves."""
+    corpus = tmp_path / "changelogs.jsonl"
+    corpus.write_bytes(gzip.decompress((REAL / "changelogs.jsonl.gz").read_bytes()))
+    clean, killed = tmp_path / "clean.db", tmp_path / "killed.db"
+    for store in (clean, killed):
+        assert finished(memo(store, "ingest", str(corpus)))[0] == 0
+    assert finished(memo(clean, "resolve", "--cap", "100000"))[0] == 0
+    child = subprocess.Popen([sys.executable, "-c", script, str(killed), at], stdout=subprocess.PIPE, text=True)
+    while child.stdout.readline().strip() != at:
+        assert child.poll() is None, "the pass ended before it stalled"
+    child.send_signal(signal.SIGKILL)
+    child.wait(30)
+    assert finished(memo(killed, "resolve", "--cap", "100000"))[0] == 0
+    folds, questions = outcome(clean)
+    assert len(folds) == 90 and len(questions) == 2556
+    assert outcome(killed) == (folds, questions)

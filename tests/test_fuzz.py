@@ -156,8 +156,10 @@ def test_generated_items_over_mcp_are_each_kept_or_named(store):
 
     batches: list[tuple[list[dict], list]] = []  # (the good items, every item in order)
 
-    @settings(FUZZ, max_examples=30)  # objects: the tool's schema says its items are, as the SDK checks
-    @given(st.lists(st.one_of(HOSTILE_OBJECT, st.dictionaries(KEY, VALUE, max_size=4)), min_size=12, max_size=25))
+    @settings(FUZZ, max_examples=30)  # items that are no object too: each is refused alone, not the batch
+    @given(
+        st.lists(st.one_of(HOSTILE_OBJECT, st.dictionaries(KEY, VALUE, max_size=4), VALUE), min_size=12, max_size=25)
+    )
     def generate(hostile: list) -> None:
         number = len(batches)
         good = [{"id": f"good-{number}-{n}", "text": f"Orion Relay{n} fronts Atlas Sync."} for n in range(3)]

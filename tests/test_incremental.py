@@ -536,7 +536,7 @@ def test_an_unread_ask_about_a_name_that_folds_is_asked_as_a_full_pass_asks_it(t
 
 
 def test_a_pass_looks_up_no_word_frequency_that_an_earlier_one_kept(store, monkeypatch):
-    """Loading the word list takes a third of a second: a pass keeps the frequencies its rules looked
+    """Loading the word list is slow beside a few look-ups: a pass keeps the frequencies its rules looked
     up, and the next one (another process) is handed them. Here a full pass judges every pair again
     with the word list out of reach, and finds what the first one found."""
     import wordfreq

@@ -1,4 +1,4 @@
-"""The import contracts of pyproject.toml (layers cli > tui > engine > store, the engine's use cases
+"""The import contracts of pyproject.toml (layers cli > tui > facade > engine > store, the engine's use cases
 layered, no sibling cycles; no Textual below the UI; no store in the TUI or the pure packages) hold;
 importing the engine loads no Textual, and a start no numpy."""
 
@@ -31,7 +31,7 @@ def test_the_command_line_and_the_tui_do_not_load_the_mcp_sdk():
 
 
 def test_the_command_line_and_the_tui_start_without_numpy():
-    """numpy is imported by a passage search (`similar_sets`), not by every command: it costs a start 65 ms."""
+    """numpy is imported by a passage search (`similar_sets`), not by every command: it would slow every start."""
     code = "import sys, memo_tui.cli, memo_tui.tui.app, memo_tui.engine.resolve.resolver; print('numpy' in sys.modules)"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "False"

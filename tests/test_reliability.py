@@ -51,6 +51,102 @@ async def test_over_mcp_a_hostile_item_is_named_and_skipped_and_the_good_ones_ke
     assert sorted(p.external_id for p in Passage.select()) == ["a", "f"]
 
 
+@pilot_test
+async def test_over_mcp_an_item_that_is_not_an_object_is_named_and_skipped_and_the_good_ones_kept(store):
+    pytest.importorskip("mcp")
+    from mcp import Client
+
+    from memo_tui.mcp.server import build_server
+
+    items = [{"id": "a", "text": "Orion Relay fronts the Atlas Sync service."}, 5, "text", None, [{"text": "t"}]]
+    items.append({"id": "f", "text": "Atlas Sync runs on Postgres."})
+    async with Client(build_server(NS, agent="scribe")) as client:
+        result = await client.call_tool("ingest_passages", {"passages": items})
+    assert not result.is_error, result.content
+    report = result.structured_content
+    assert report["passages_new"] == 2
+    assert report["errors"] == [
+        f"passages[{n}]: expected a JSON object, got {kind}; skipped"
+        for n, kind in ((1, "int"), (2, "str"), (3, "NoneType"), (4, "list"))
+    ]
+    assert sorted(p.external_id for p in Passage.select()) == ["a", "f"]
+
+
+def _exchange(store, *messages: str) -> list[dict]:
+    """Lines sent to `memo-tui mcp` over real stdio after the handshake; a reply to each, by id
+    (stdin is held open until they are all in: the SDK ends at its end, in-flight calls unanswered)."""
+    import select
+
+    handshake = [
+        json.dumps(
+            {
+                "jsonrpc": "2.0",
+                "id": 0,
+                "method": "initialize",
+                "params": {
+                    "protocolVersion": "2025-11-25",
+                    "capabilities": {},
+                    "clientInfo": {"name": "raw", "version": "1"},
+                },
+            }
+        ),  # fmt: skip
+        json.dumps({"jsonrpc": "2.0", "method": "notifications/initialized"}),
+    ]
+    command = [sys.executable, "-m", "memo_tui", "--db", str(store), "mcp", "--as", "scribe"]
+    server = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    server.stdin.write("".join(line + "\n" for line in (*handshake, *messages)).encode())
+    server.stdin.flush()
+    replies, deadline = {}, time.monotonic() + 120
+    while len(replies) < len(messages) + 1 and select.select([server.stdout], [], [], deadline - time.monotonic())[0]:
+        line = server.stdout.readline()
+        if not line:
+            break
+        reply = json.loads(line)
+        replies[reply["id"]] = reply
+    server.stdin.close()
+    assert server.wait(60) == 0, server.stderr.read().decode()[-2000:]
+    server.stdout.close()
+    server.stderr.close()
+    return [replies.get(n) for n in range(1, len(messages) + 1)]
+
+
+def _call(ident: int, tool: str, arguments: str) -> str:
+    """A tools/call line, its arguments given as JSON text (so that it can hold what json.dumps would not write)."""
+    params = f'{{"name": "{tool}", "arguments": {arguments}}}'
+    return f'{{"jsonrpc": "2.0", "id": {ident}, "method": "tools/call", "params": {params}}}'
+
+
+def test_over_mcp_stdio_a_lone_surrogate_is_answered_with_an_error_and_the_server_goes_on(store):
+    pytest.importorskip("mcp")
+    good = '{"id": "a", "text": "Orion Relay fronts the Atlas Sync service."}'
+    replies = _exchange(
+        store,
+        _call(1, "ingest_passages", f'{{"passages": [{good}, {{"id": "b", "text": "x \\ud800"}}]}}'),
+        _call(2, "ingest_passages", f'{{"passages": [{good}]}}'),
+        _call(3, "search_entities", '{"query": "Orion \\ud83d\\ude00"}'),  # a pair is text: searched
+    )
+    refused, ingested, searched = replies
+    assert refused["error"]["code"] == -32602
+    assert refused["error"]["message"].startswith("params.arguments.passages[1].text holds a lone surrogate")
+    assert "x " not in refused["error"]["message"]  # the value is not repeated
+    assert ingested["result"]["structuredContent"]["passages_new"] == 1  # nothing of call 1 was ingested
+    assert not searched["result"]["isError"]
+    assert [p.external_id for p in Passage.select()] == ["a"]
+
+
+def test_a_line_without_a_lone_surrogate_is_handed_on_unread():
+    pytest.importorskip("mcp")
+    from memo_tui.mcp.stdio import refusal
+
+    assert refusal(b'{"jsonrpc": "2.0", "id": 7, "method": "ping"}\n') is None
+    assert refusal(b'{"jsonrpc": "2.0", "id": 7, "method": "ping", "params": {"a": "\\ud83d\\ude00"}}\n') is None
+    assert refusal(b'{"jsonrpc": "2.0", "method": "notifications/x", "params": {"a": "\\ud800"}}\n') is None
+    assert refusal(b'{"jsonrpc": "2.0", "id": "\\ud800", "method": "ping"}\n') is None  # no id to answer with
+    assert refusal(b'{"jsonrpc": "2.0", "id": 7, "method": "ping", "params": {"a": "\\\\ud800"}}\n') is None
+    said = json.loads(refusal(b'{"jsonrpc": "2.0", "id": "q", "method": "x", "params": {"\\udfff": 1}}'))
+    assert said["id"] == "q" and said["error"]["message"].startswith("params.(a key) holds a lone surrogate")
+
+
 def _jsonl(path, *rows) -> str:
     path.write_text("".join(json.dumps(row) + "\n" for row in rows))
     return str(path)

@@ -424,7 +424,7 @@ def _near_kept(texts: list[str], entity_sets: list[set[int]]) -> tuple[dict, tup
 
 def _pairs(texts: list[str], entity_sets: list[set[int]], kept: list | None = None) -> tuple[dict, dict]:
     """Both kinds of candidate pairs; on a large store the second kind is found in a second process
-    at the same time (each takes about half of the detection). `kept`: as `similar_pairs` keeps it,
+    at the same time (the two kinds are about equal work). `kept`: as `similar_pairs` keeps it,
     for both kinds."""
     if len(texts) < PARALLEL_MIN or (os.cpu_count() or 1) < 2:
         return duplicate_pairs(texts, kept), near_pairs(texts, entity_sets, kept)

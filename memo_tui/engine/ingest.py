@@ -33,11 +33,11 @@ from memo_tui.store.statements import Inserter, bulk_write_cache, paused_gc, ref
 from memo_tui.text.sources import PassageRecord, SourceFile, walk
 
 # passages a transaction: each commit writes out every index page its mentions touched (scattered by
-# entity), so that 500 took a fifth more of the writing process's time than 2,000
+# entity), so fewer, larger transactions write each page out fewer times
 CHUNK = 2000
 PARALLEL_MIN = 5000
 # records read from files before they are written: a folder of notes is many small files, and one
-# write a file (a transaction, a read of every known name) made it fifty times a JSONL file's time
+# write a file (a transaction, a read of every known name) would pay that overhead for every small file
 HELD = 20_000
 
 
@@ -73,8 +73,8 @@ def ingest_paths(
     report = IngestReport()
     writer = PassageWriter(namespace, report)
     held: list[PassageRecord] = []
-    # reading a file makes its records, a few objects each and no cycles: with the collector on, it
-    # took three times as long
+    # reading a file makes its records, a few objects each and no cycles: the collector would sweep
+    # them over and over and free nothing
     with paused_gc():
         for source in walk(paths, stdin=stdin, author=author):
             report.files += 1
@@ -295,8 +295,8 @@ class PassageWriter:
         return [[m for m in found if m.key not in self._not_names] for found in extracted]
 
     def _write_mentions(self, rows: list[tuple]) -> None:
-        """By entity (a stable sort): the entity index then takes each entity's rows together, which
-        cut the mention writes by a fifth."""
+        """By entity (a stable sort): the entity index then takes each entity's rows together, its
+        pages in order rather than jumped between."""
         self._mentions.many(sorted(rows, key=itemgetter(1)))
 
     def _prepare_entities(self, extracted: list[list[Extracted]]) -> list[int]:
@@ -361,14 +361,14 @@ def extract_chunks(chunks: list[list[PassageRecord]], known: list[str]) -> Itera
     """Mentions of every record, chunk by chunk: the extractor's, then the prose spellings of the
     names known so far (`known`: the namespace's identity keys, `known_keys`; each chunk's own names
     join them before its prose is read). Large inputs are extracted in a second process, which
-    keeps the names known, while this one writes (each side takes about half the time)."""
+    keeps the names known, while this one writes (the two sides are about equal work)."""
     if sum(map(len, chunks)) < PARALLEL_MIN or (os.cpu_count() or 1) < 2:
         spellings = KnownSpellings(known)
         for chunk in chunks:
             yield _extract_chunk(chunk, spellings)
         return
     # one worker: it sees the chunks in order, as the names known grow. Both ways the chunks go
-    # marshalled, as plain values: pickled records and mentions took a tenth of each process's time
+    # marshalled, as plain values: pickling records and named tuples costs each process far more
     with second_process(_start_extracting, known) as pool:
         for found in pool.map(_extract_next, map(_readable_part, chunks)):
             yield [list(map(_as_extracted, mentions)) for mentions in marshal.loads(found)]

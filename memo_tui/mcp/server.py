@@ -4,7 +4,7 @@ Read tools return structured (pydantic) results, their times in UTC with the off
 `ingest_passages` (the README's JSONL schema, validated per item as `ingest` does, unknown keys
 refused), `propose_merge` / `propose_keep_apart` (a pending question marked as the agent's: the graph
 does not change), and, listed only with `--allow-answers`, `answer_question`, `revert` and
-`resolve`, recorded with channel `agent` and the agent's name. People first (`core/proposals.py`):
+`resolve`, recorded with channel `agent` and the agent's name. People first (`engine/proposals.py`):
 an agent's ingest never retires a person's passage, and an agent never reverts a person's decision.
 Errors are error results of one line, at most 300 characters, that never repeat an argument's value.
 """
@@ -24,213 +24,41 @@ from mcp.types import ToolAnnotations
 from pydantic import BaseModel, Field, ValidationError
 
 from memo_tui import __version__
-from memo_tui.engine import proposals
-from memo_tui.engine.graph import name_index, neighbourhood
-from memo_tui.engine.graph.entities import require
-from memo_tui.engine.graph.stats import store_stats
-from memo_tui.engine.resolve.resolver import resolve as resolve_pass
-from memo_tui.engine.review import clusters, decisions, detail, passage_reads, queue
-from memo_tui.errors import MemoError
-from memo_tui.names.evidence import prior
-from memo_tui.names.rules import Name, judge_pair
-from memo_tui.text.sources import MAX_LINE_BYTES, parse_object, parse_time
+from memo_tui.mcp.models import (
+    PASSAGE_ITEM,
+    PASSAGE_KEYS,
+    AsOf,
+    ClusterCard,
+    ClusterMember,
+    DecisionResult,
+    EntityCard,
+    EntityHit,
+    HistoryEntry,
+    IngestResult,
+    MemberIds,
+    NameArg,
+    Namespace,
+    PairVerdict,
+    Passage,
+    PassageLookup,
+    PassReport,
+    Proposal,
+    QuestionId,
+    QuestionItem,
+    Reason,
+    Stats,
+    Text,
+    flag_arg,
+    limit_arg,
+)
+from memo_tui.service import reads, review, work
+from memo_tui.service.reads import time_of
+from memo_tui.service.views import Detail, Exploration, MemoError, QuestionView, Related
 
-CHANNEL = "agent"
 MAX_ERROR = 300
-PASSAGE_KEYS = ("id", "text", "source", "created_at", "entities", "relations", "tags", "supersedes", "contradicts")
-
-# the arguments, as the input schemas describe them (strict: `true` is not 1, "5" is not 5)
-Text = Annotated[str, Field(strict=True, min_length=1, max_length=1000)]
-NameArg = Annotated[
-    str, Field(strict=True, min_length=1, max_length=1000, description="an entity's name, alias or #id")
-]
-Namespace = Annotated[
-    str | None,
-    Field(strict=True, min_length=1, max_length=200, description="the namespace to use (default: the server's)"),
-]
-AsOf = Annotated[
-    str | None,
-    Field(strict=True, max_length=64, description="read the graph as it was at this ISO 8601 time (default: now)"),
-]
-QuestionId = Annotated[int, Field(strict=True, ge=1, description="a question's id, as list_questions gives it")]
-MemberIds = Annotated[list[Annotated[int, Field(strict=True, ge=1)]], Field(max_length=1000)]
 
 
-Reason = Annotated[
-    str, Field(strict=True, min_length=1, max_length=proposals.MAX_REASON, description="what the agent saw")
-]
-
-
-def _limit(most: int, what: str):
-    return Annotated[int, Field(strict=True, ge=1, le=most, description=f"at most this many {what} (1-{most})")]
-
-
-def _flag(description: str):
-    return Annotated[bool, Field(strict=True, description=description)]
-
-
-PASSAGE_ITEM = {
-    "type": "object",
-    "required": ["text"],
-    "additionalProperties": False,
-    "properties": {
-        "id": {"type": ["string", "integer"], "description": "the passage's id; the same id again is a revision"},
-        "text": {"type": "string", "description": "the passage (at most 1 MB with the rest of the object)"},
-        "source": {"type": "string", "description": "where it came from (stored as agent:AGENT:SOURCE)"},
-        "created_at": {"type": "string", "format": "date-time", "description": "when it was written"},
-        "entities": {"type": "array", "description": "names it mentions: strings or {name, type}"},
-        "relations": {"type": "array", "description": "{src, predicate, dst, confidence 0-1} objects"},
-        "tags": {"type": "array", "items": {"type": "string"}},
-        "supersedes": {"type": "array", "items": {"type": "string"}, "description": "ids this passage replaces"},
-        "contradicts": {"type": "array", "items": {"type": "string"}, "description": "ids it disagrees with"},
-    },
-}
-
-
-class EntityHit(BaseModel):
-    name: str = Field(description="the spelling that matched (an entity's name or one of its aliases)")
-    entity_id: int
-    canonical: str | None = Field(description="the entity's name when the spelling is an alias of it")
-    type: str | None
-    passages: int = Field(description="live passages naming the entity")
-    score: float = Field(description="how well the spelling matches the query, 0-100")
-
-
-class EntityCard(BaseModel):
-    id: int
-    name: str
-    matched_alias: str | None = Field(description="the absorbed spelling that was asked for, if any")
-    type: str | None
-    mentions: int = Field(description="active mentions in live passages")
-    passages: int = Field(description="live passages naming it")
-    aliases: list[str]
-    latest_passages: list[detail.Excerpt]
-
-
-class ClusterMember(BaseModel):
-    id: int = Field(description="the entity's id, or the passage's")
-    name: str = Field(description="the entity's name, or the passage's external id")
-    type: str | None = Field(description="the entity's type (None for a passage)")
-    passages: int = Field(description="live passages naming the entity (1 for a passage)")
-    likelihood: float = Field(
-        description="that it is the same as the canonical, along the likeliest chain of questions"
-    )
-    reason: str = Field(description="the reason of the question that joins it on that chain")
-    question_id: int
-    via: str | None = Field(description="the member that chain passes through (None: asked beside the canonical)")
-    kept_apart: bool = Field(
-        description="a reviewer said it differs from the canonical, or from a member folded before it: left out of a "
-        "merge"
-    )
-    apart_from: str | None = Field(description="which one it was said to differ from")
-
-
-class QuestionItem(BaseModel):
-    id: int = Field(description="the question's id; a cluster's is its lead question's, the smallest of its questions")
-    kind: str = Field(
-        description="entity_pair, duplicate or contradiction; or a cluster of 3 or more: name_cluster (a family of "
-        "spellings) or passage_family (near-identical passages); a cluster's left is its canonical, its right the "
-        "other members, comma-separated"
-    )
-    left: str
-    right: str
-    rule: str
-    likelihood: float = Field(description="calibrated chance that the answer is 'the same' / 'a real conflict'")
-    priority: float
-    reason: str
-    proposed_by: str | None = Field(description="the agent that proposed it; None for the resolver's questions")
-    members: list[ClusterMember] = Field(default=[], description="a cluster's members, canonical first; else empty")
-    questions: list[int] = Field(default=[], description="the pending questions a cluster stands for; else empty")
-
-
-class ClusterCard(BaseModel):
-    item: QuestionItem = Field(description="the cluster as list_questions lists it")
-    entities: list[detail.EntitySide] = Field(description="a name_cluster's members, canonical first; else empty")
-    passages: list[detail.Excerpt] = Field(description="a passage_family's passages, the kept one first; else empty")
-
-
-class PairVerdict(BaseModel):
-    kind: Literal["fold", "ask", "no"]
-    rule: str
-    score: float
-    reason: str
-    likelihood_before_evidence: float | None
-
-
-class HistoryEntry(BaseModel):
-    id: int
-    action: str
-    actor: str
-    channel: str
-    at: datetime
-    summary: str
-    question_id: int | None
-    undone_at: datetime | None
-
-
-class IngestResult(BaseModel):
-    passages_new: int
-    passages_unchanged: int
-    passages_revised: int = Field(description="the agent's own passages replaced by a new revision")
-    mentions: int
-    entities_new: int
-    revisions_proposed: list[int] = Field(
-        description="questions asking a reviewer whether the agent's text replaces a person's passage: it is "
-        "written beside it (id `ID~AGENT`), and the person's stays as it is until a reviewer answers"
-    )
-    errors: list[str] = Field(description="one line per passage that was not ingested: `passages[i]: what is wrong`")
-
-
-class Proposal(BaseModel):
-    question: QuestionItem
-    queued: bool = Field(
-        description="False when the pair was already pending: the existing question is returned, the proposal "
-        "and its reason written into its reason for the reviewer"
-    )
-
-
-class DecisionResult(BaseModel):
-    decision_id: int
-    action: str
-    summary: str
-
-
-class Passage(BaseModel):
-    external_id: str = Field(description="the passage's id (as ingested; `also_see` lists these)")
-    text: str
-    source: str | None
-    created_at: datetime
-    retired: bool = Field(description="replaced by a revision or retired (only the latest is shown for an id)")
-    also_see: list[str] = Field(description="ids of linked passages, strongest first")
-
-
-class PassageLookup(BaseModel):
-    passages: list[Passage] = Field(description="in the order asked; an id found nowhere is in `missing`")
-    missing: list[str]
-
-
-class PassReport(BaseModel):
-    folded: int = Field(description="pairs the rules were certain of, folded")
-    queued: int = Field(description="name questions queued for review")
-    duplicates_queued: int
-    contradictions_queued: int
-    seconds: float
-
-
-class Stats(BaseModel):
-    namespace: str
-    passages_live: int
-    passages_retired: int
-    entities: int
-    aliases: int
-    mentions_active: int
-    relations_active: int
-    folds_standing: int
-    questions_pending: int
-    graph_version: int
-
-
-def _item(q: queue.QuestionView) -> QuestionItem:
+def _item(q: QuestionView) -> QuestionItem:
     return QuestionItem(
         id=q.id, kind=q.kind, left=q.left_name, right=q.right_name, rule=q.rule, likelihood=q.likelihood,
         priority=q.priority, reason=q.reason, proposed_by=q.proposed_by,
@@ -306,8 +134,10 @@ class _Server(MCPServer):
 def _passage_errors(number: int, obj: object) -> str | None:
     """What the CLI's reader would refuse before parsing, and keys that are not the schema's."""
     size = len(json.dumps(obj, ensure_ascii=False).encode("utf-8", "surrogatepass"))
-    if size > MAX_LINE_BYTES:
-        return f"passages[{number}]: is {size / 1e6:.1f} MB, over the {MAX_LINE_BYTES / 1e6:.0f} MB limit; skipped"
+    if size > work.MAX_PASSAGE_BYTES:
+        return (
+            f"passages[{number}]: is {size / 1e6:.1f} MB, over the {work.MAX_PASSAGE_BYTES / 1e6:.0f} MB limit; skipped"
+        )
     if isinstance(obj, dict):
         unknown = [key for key in obj if key not in PASSAGE_KEYS]
         if unknown:
@@ -316,31 +146,46 @@ def _passage_errors(number: int, obj: object) -> str | None:
     return None
 
 
+INSTRUCTIONS = (
+    "An entity graph of an agent-memory store, kept clean by people. Read it with search_entities, "
+    "get_entity, related_entities and explore; passages with search_passages, recent_passages and "
+    "get_passages. Suggest what the lexical rules cannot see (Bob is Robert) with propose_merge / "
+    "propose_keep_apart: a person reviews each proposal; the graph does not change until they answer. "
+    "An agent never replaces a person's passage or decision: a revision of one is queued for review."
+)
+
+
 def build_server(namespace: str, allow_answers: bool = False, agent: str | None = None) -> MCPServer:
     """The server over the store already bound (`open_store`); each call's namespace defaults to this one."""
-    default = namespace
-    server = _Server(
-        name="memo-tui",
-        version=__version__,
-        log_level="WARNING",
-        instructions=(
-            "An entity graph of an agent-memory store, kept clean by people. Read it with search_entities, "
-            "get_entity, related_entities and explore; passages with search_passages, recent_passages and "
-            "get_passages. Suggest what the lexical rules cannot see (Bob is Robert) with propose_merge / "
-            "propose_keep_apart: a person reviews each proposal; the graph does not change until they answer. "
-            "An agent never replaces a person's passage or decision: a revision of one is queued for review."
-        ),
-    )
+    server = _Server(name="memo-tui", version=__version__, log_level="WARNING", instructions=INSTRUCTIONS)
+    tools = _Tools(server, namespace, allow_answers, agent)
+    for register in (_entity_tools, _question_tools, _passage_tools, _agent_tools, _answer_tools):
+        register(tools)
+    return server
 
-    def who(ctx: Context | None) -> str:
-        if agent:
-            return agent
+
+class _Tools:
+    """Registers tools on a server (`tools(description)` is a decorator), and tells each call its
+    namespace and the agent's name."""
+
+    def __init__(self, server: MCPServer, namespace: str, allow_answers: bool, agent: str | None) -> None:
+        self.server = server
+        self.default = namespace
+        self.allow_answers = allow_answers
+        self.agent = agent
+
+    def ns(self, namespace: str | None) -> str:
+        return namespace or self.default
+
+    def who(self, ctx: Context | None) -> str:
+        if self.agent:
+            return self.agent
         params = getattr(ctx.session, "client_params", None) if ctx is not None else None
         info = getattr(params, "clientInfo", None) or getattr(params, "client_info", None)
         return getattr(info, "name", None) or "agent"
 
-    def tool(description: str, name: str | None = None, writes: bool = False, destructive: bool = False,
-             gated: bool = False):  # fmt: skip
+    def __call__(self, description: str, name: str | None = None, writes: bool = False, destructive: bool = False,
+                 gated: bool = False):  # fmt: skip
         hints = ToolAnnotations(
             readOnlyHint=not writes,
             destructiveHint=destructive if writes else None,
@@ -349,16 +194,18 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
         )
 
         def register(fn):
-            if gated and not allow_answers:
+            if gated and not self.allow_answers:
                 return fn  # not listed: answering is off on this server
-            return server.tool(name=name, description=description, annotations=hints)(_errors_as_results(fn))
+            return self.server.tool(name=name, description=description, annotations=hints)(_errors_as_results(fn))
 
         return register
 
+
+def _entity_tools(tool: _Tools) -> None:
     @tool("Entities whose name or alias matches the query (fuzzy), best first.")
     def search_entities(
         query: Annotated[str, Field(strict=True, min_length=1, max_length=1000, description="a name or part of one")],
-        limit: _limit(100, "entities") = 10,
+        limit: limit_arg(100, "entities") = 10,
         namespace: Namespace = None,
     ) -> list[EntityHit]:
         return [
@@ -370,27 +217,27 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
                 passages=s.passages,
                 score=round(score, 1),
             )  # fmt: skip
-            for s, score in name_index.search(namespace or default, query, limit)
+            for s, score in reads.search_names(tool.ns(namespace), query, limit)
         ]
 
     def card(ns: str, name: str) -> EntityCard:
-        found = require(ns, name)
-        side = detail.entity_side(found.entity)
+        found = reads.entity(ns, name)
+        side = found.side
         return EntityCard(
             id=side.id, name=side.name, matched_alias=found.matched_alias, type=side.type, mentions=side.mentions,
-            passages=name_index.passages_naming(found.entity.id), aliases=side.aliases, latest_passages=side.passages,
+            passages=found.passages, aliases=side.aliases, latest_passages=side.passages,
         )  # fmt: skip
 
     @tool("One entity by name, alias or #id: type, counts, aliases and its latest passages.")
     def get_entity(name: NameArg, namespace: Namespace = None) -> EntityCard:
-        return card(namespace or default, name)
+        return card(tool.ns(namespace), name)
 
     @tool("Several entities at once (as get_entity, in the order asked); a name found nowhere is refused.")
     def get_entities(
         names: Annotated[list[NameArg], Field(min_length=1, max_length=50, description="1-50 names, aliases or #ids")],
         namespace: Namespace = None,
     ) -> list[EntityCard]:
-        return [card(namespace or default, name) for name in names]
+        return [card(tool.ns(namespace), name) for name in names]
 
     @tool(
         "Stated relations and co-mentions of a name, as two separate groups; `type` keeps only neighbours of "
@@ -398,14 +245,14 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
     )
     def related_entities(
         name: NameArg,
-        limit: _limit(100, "neighbours in each group") = 20,
+        limit: limit_arg(100, "neighbours in each group") = 20,
         type: Annotated[
             str | None, Field(strict=True, max_length=100, description="an entity type, e.g. person")
         ] = None,
         as_of: AsOf = None,
         namespace: Namespace = None,
-    ) -> neighbourhood.Related:
-        return neighbourhood.related(namespace or default, name, limit=limit, kind=type, as_of=_time(as_of))
+    ) -> Related:
+        return reads.related(tool.ns(namespace), name, limit=limit, kind=type, as_of=_time(as_of))
 
     @tool("A name's own passages, then its neighbours hop by hop with the passages that connect them.")
     def explore(
@@ -413,9 +260,11 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
         hops: Annotated[int, Field(strict=True, ge=1, le=3, description="how far to walk (1-3)")] = 1,
         as_of: AsOf = None,
         namespace: Namespace = None,
-    ) -> neighbourhood.Exploration:
-        return neighbourhood.explore(namespace or default, name, hops=hops, as_of=_time(as_of))
+    ) -> Exploration:
+        return reads.explore(tool.ns(namespace), name, hops=hops, as_of=_time(as_of))
 
+
+def _question_tools(tool: _Tools) -> None:
     @tool(
         "Pending review items, ranked as `memo-tui queue` ranks them: a family of 3 or more spellings or passages "
         "is one cluster item, and its questions are listed only inside it."
@@ -425,20 +274,16 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
             Literal["entity_pair", "duplicate", "contradiction", "name_cluster", "passage_family", "agent"] | None,
             Field(description="only items of this kind; agent: the agents' proposals (always pairs)"),
         ] = None,
-        limit: _limit(100, "items") = 20,
+        limit: limit_arg(100, "items") = 20,
         namespace: Namespace = None,
     ) -> list[QuestionItem]:
-        ns = namespace or default
-        pending = queue.pending(ns, proposed=kind == "agent")
-        if kind != "agent":  # a proposal stays a pair: an agent proposed each one
-            pending = clusters.group(ns, pending)
-        if kind not in (None, "agent"):
-            pending = [q for q in pending if q.kind == kind]
-        return [_item(q) for q in pending[:limit]]
+        proposed = kind == "agent"  # a proposal stays a pair: an agent proposed each one
+        items = review.queue(tool.ns(namespace), proposed=proposed, kind=None if proposed else kind)
+        return [_item(q) for q in items[:limit]]
 
     @tool("One question with both sides (entities with passages, or the two passages), evidence and likelihood.")
-    def get_question(question_id: QuestionId, namespace: Namespace = None) -> detail.Detail:
-        return detail.question_detail(namespace or default, question_id)
+    def get_question(question_id: QuestionId, namespace: Namespace = None) -> Detail:
+        return review.question_detail(tool.ns(namespace), question_id)
 
     @tool(
         "A cluster item by its id (list_questions' id for a name_cluster or passage_family): every member with what "
@@ -452,7 +297,7 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
         ] = None,
         namespace: Namespace = None,
     ) -> ClusterCard:
-        found = clusters.cluster_detail(namespace or default, question_id, passages, canonical)
+        found = review.cluster_detail(tool.ns(namespace), question_id, passages, canonical)
         return ClusterCard(item=_item(found.cluster), entities=found.entities or [], passages=found.passages or [])
 
     @tool("What the name rules say of two spellings (fold / ask / no, the rule, its likelihood on real text).",
@@ -461,8 +306,7 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
         left: Annotated[str, Field(strict=True, min_length=1, max_length=1000, description="a spelling")],
         right: Annotated[str, Field(strict=True, min_length=1, max_length=1000, description="another spelling")],
     ) -> PairVerdict:
-        verdict = judge_pair(Name(None, left), Name(None, right))
-        before = prior(verdict.rule, {})[0] if verdict.kind != "no" else None
+        verdict, before = reads.judge(left, right)
         return PairVerdict(kind=verdict.kind, rule=verdict.rule, score=verdict.score, reason=verdict.reason,
                            likelihood_before_evidence=before)  # fmt: skip
 
@@ -471,18 +315,20 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
         who: Annotated[
             Literal["auto", "human", "any"], Field(description="auto: the resolver; human: people and agents; any")
         ] = "any",
-        limit: _limit(100, "entries") = 20,
+        limit: limit_arg(100, "entries") = 20,
         namespace: Namespace = None,
     ) -> list[HistoryEntry]:
-        rows = decisions.history(namespace or default, who=None if who == "any" else who, limit=limit)
+        rows = review.history(tool.ns(namespace), who=None if who == "any" else who, limit=limit)
         return [HistoryEntry.model_validate(v, from_attributes=True) for v in rows]
 
+
+def _passage_tools(tool: _Tools) -> None:
     @tool("Passages by id (the ids `also_see` and excerpts give): the live one, else its latest revision.")
     def get_passages(
         ids: Annotated[list[Text], Field(min_length=1, max_length=50, description="1-50 passage ids, as ingested")],
         namespace: Namespace = None,
     ) -> PassageLookup:
-        found = passage_reads.by_external_id(namespace or default, ids)
+        found = reads.passages_by_id(tool.ns(namespace), ids)
         return PassageLookup(
             passages=[Passage.model_validate(found[i], from_attributes=True) for i in ids if i in found],
             missing=[i for i in ids if i not in found],
@@ -491,27 +337,29 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
     @tool("Live passages whose text has every word of the query (full-text, whole words, any case), best first.")
     def search_passages(
         query: Annotated[str, Field(strict=True, min_length=1, max_length=1000, description="words to find")],
-        limit: _limit(100, "passages") = 10,
+        limit: limit_arg(100, "passages") = 10,
         namespace: Namespace = None,
     ) -> list[Passage]:
         return [Passage.model_validate(p, from_attributes=True)
-                for p in passage_reads.search(namespace or default, query, limit)]  # fmt: skip
+                for p in reads.search_passages(tool.ns(namespace), query, limit)]  # fmt: skip
 
     @tool("The newest live passages, optionally of one source or since a time.")
     def recent_passages(
         source: Annotated[str | None, Field(strict=True, max_length=1000, description="only this source")] = None,
         since: Annotated[str | None, Field(strict=True, max_length=64, description="an ISO 8601 time")] = None,
-        limit: _limit(100, "passages") = 10,
+        limit: limit_arg(100, "passages") = 10,
         namespace: Namespace = None,
     ) -> list[Passage]:
-        found = passage_reads.recent(namespace or default, source, _time(since, "since"), limit)
+        found = reads.recent_passages(tool.ns(namespace), source, _time(since, "since"), limit)
         return [Passage.model_validate(p, from_attributes=True) for p in found]
 
     @tool("Counts of the namespace: passages, entities, aliases, mentions, relations, folds, pending questions.")
     def stats(namespace: Namespace = None) -> Stats:
-        ns = namespace or default
-        return Stats(namespace=ns, **store_stats(ns))
+        ns = tool.ns(namespace)
+        return Stats(namespace=ns, **reads.stats(ns))
 
+
+def _agent_tools(tool: _Tools) -> None:
     @tool(
         "Ingest passages: objects of the README's JSONL schema. Bad items are skipped with one error line each. "
         "A passage of a person's is never replaced: a revision (its id again, or `supersedes`) is written beside "
@@ -520,7 +368,7 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
     )
     def ingest_passages(
         passages: Annotated[
-            list[dict[str, Any]],
+            list[Any],  # any item: one that is not an object is refused alone, the others ingested
             Field(
                 min_length=1, max_length=1000, description="1-1000 passages", json_schema_extra={"items": PASSAGE_ITEM}
             ),
@@ -533,33 +381,35 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
             refused = _passage_errors(number, obj)
             if refused is None:
                 try:
-                    records.append(parse_object(obj, default_source=""))
+                    records.append(work.passage_record(obj))
                 except ValueError as exc:
-                    values = {k: v for k, v in obj.items() if isinstance(v, str)}
+                    values = {k: v for k, v in obj.items() if isinstance(v, str)} if isinstance(obj, dict) else {}
                     refused = _said(f"passages[{number}]: {exc}; skipped", values)
             if refused is not None:
                 errors.append(refused)
-        report, asked = proposals.ingest_as_agent(namespace or default, records, who(ctx))
+        report, asked = work.ingest_as_agent(tool.ns(namespace), records, tool.who(ctx))
         return IngestResult(passages_new=report.passages_new, passages_unchanged=report.passages_unchanged,
                             passages_revised=report.passages_revised, mentions=report.mentions,
                             entities_new=report.entities_new, revisions_proposed=asked, errors=errors)  # fmt: skip
 
-    def _propose(ns: str | None, left: str, right: str, kind: str, reason: str, ctx: Context) -> Proposal:
-        q, queued = proposals.propose(ns or default, left, right, kind, reason, who(ctx))
+    def propose(namespace: str | None, left: str, right: str, kind: str, reason: str, ctx: Context) -> Proposal:
+        q, queued = review.propose(tool.ns(namespace), left, right, kind, reason, tool.who(ctx))
         return Proposal(question=_item(q), queued=queued)
 
     @tool("Propose that two names are one thing. Queues a question for a person; the graph does not change.",
           writes=True)  # fmt: skip
     def propose_merge(left: NameArg, right: NameArg, reason: Reason, ctx: Context, namespace: Namespace = None
                       ) -> Proposal:  # fmt: skip
-        return _propose(namespace, left, right, "merge", reason, ctx)
+        return propose(namespace, left, right, "merge", reason, ctx)
 
     @tool("Propose that two names are different things. Queues a question for a person; the graph does not change.",
           writes=True)  # fmt: skip
     def propose_keep_apart(left: NameArg, right: NameArg, reason: Reason, ctx: Context, namespace: Namespace = None
                            ) -> Proposal:  # fmt: skip
-        return _propose(namespace, left, right, "keep_apart", reason, ctx)
+        return propose(namespace, left, right, "keep_apart", reason, ctx)
 
+
+def _answer_tools(tool: _Tools) -> None:
     @tool(
         "Answer a pending item: merge, reject or keep_both. A cluster's id answers the whole cluster as "
         "`memo-tui graph merge|reject|keep-both N` does: merge folds every name not kept apart into the canonical, "
@@ -575,7 +425,7 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
         question_id: QuestionId,
         action: Annotated[Literal["merge", "reject", "keep_both"], Field(description="the answer")],
         ctx: Context,
-        pair_only: _flag("answer just this one question (none of the cluster's choices)") = False,
+        pair_only: flag_arg("answer just this one question (none of the cluster's choices)") = False,
         members_seen: Annotated[MemberIds | None, Field(description="the member ids list_questions showed")] = None,
         canonical: Annotated[
             int | None, Field(strict=True, ge=1, description="a cluster's merge: the member id the others fold into")
@@ -583,22 +433,13 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
         leave_out: Annotated[
             MemberIds | None, Field(description="a name_cluster's merge: member ids not to fold")
         ] = None,
-        mark_rest: _flag("a cluster's merge: mark the members left out different from the canonical") = False,
+        mark_rest: flag_arg("a cluster's merge: mark the members left out different from the canonical") = False,
         namespace: Namespace = None,
     ) -> DecisionResult:
-        ns = namespace or default
-        if pair_only and members_seen is not None:
-            raise MemoError("pair_only answers one question and members_seen a cluster: give one or the other")
-        if pair_only and (canonical is not None or leave_out or mark_rest):
-            raise MemoError("pair_only answers one question; canonical, leave_out and mark_rest are for a cluster")
-        if action == "merge":
-            cluster = None if pair_only else clusters.led_by(ns, question_id)
-            proposals.refuse_retiring_persons(ns, [question_id, *(cluster.questions if cluster else [])])
-        if pair_only:
-            view = decisions.answer(ns, question_id, action, who(ctx), CHANNEL)
-        else:
-            view = clusters.answer_item(ns, question_id, action, who(ctx), CHANNEL, seen=members_seen,
-                                        canonical=canonical, leave_out=leave_out, mark_rest=mark_rest)  # fmt: skip
+        view = review.answer_as_agent(
+            tool.ns(namespace), question_id, action, tool.who(ctx), pair=pair_only, seen=members_seen,
+            canonical=canonical, leave_out=leave_out, mark_rest=mark_rest,
+        )  # fmt: skip
         return DecisionResult(decision_id=view.id, action=view.action, summary=view.summary)
 
     @tool("Revert a decision exactly, by its id: the agent's own or the resolver's, never a person's.",
@@ -608,21 +449,19 @@ def build_server(namespace: str, allow_answers: bool = False, agent: str | None 
         ctx: Context,
         namespace: Namespace = None,
     ) -> DecisionResult:
-        view = proposals.revert_as_agent(namespace or default, decision_id, who(ctx))
+        view = review.revert_as_agent(tool.ns(namespace), decision_id, tool.who(ctx))
         return DecisionResult(decision_id=view.id, action=view.action, summary=view.summary)
 
     @tool("Run a resolution pass (as `memo-tui resolve`) after an ingest: folds what the rules are certain of, "
           "queues the rest for review.", writes=True, destructive=True, gated=True)  # fmt: skip
     def resolve(namespace: Namespace = None) -> PassReport:
-        return PassReport.model_validate(resolve_pass(namespace or default), from_attributes=True)
-
-    return server
+        return PassReport.model_validate(work.resolve(tool.ns(namespace)), from_attributes=True)
 
 
 def _time(value: str | None, name: str = "as_of") -> datetime | None:
     if value is None:
         return None
     try:
-        return parse_time(value)
+        return time_of(value)
     except ValueError:
         raise MemoError(f"{name} is not an ISO 8601 time") from None

@@ -194,7 +194,7 @@ class StoreFacts:
 
 class Evidence(NamedTuple):
     """A question's likelihood and what it was made of (a tuple: a pass makes tens of thousands, and a
-    frozen dataclass took ten times as long to make)."""
+    frozen dataclass is far dearer to make)."""
 
     pattern: str
     likelihood: float
@@ -328,7 +328,7 @@ def neighbours(facts: StoreFacts, entity_id: int, joint: set[int]) -> tuple[dict
     cached = facts.neighbour_cache.get(entity_id)
     if cached is None:
         named, passages = facts.entities_of.get, facts.passages_of.get(entity_id, ())
-        if len(passages) == 1:  # most names: each neighbour once (a Counter took five times as long to make)
+        if len(passages) == 1:  # most names: each neighbour once (no Counter needed to count them)
             cached = dict.fromkeys(named(passages[0], ()), 1)
         else:
             cached = Counter(chain.from_iterable(named(pid, ()) for pid in passages[:NEIGHBOUR_PASSAGES]))

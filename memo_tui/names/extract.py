@@ -64,7 +64,7 @@ _DOTTED = re.compile(r"(?<![\w.@])[A-Za-z_][\w-]*(?:\.[A-Za-z_][\w-]*)+(?![\w])"
 # class only: a possessive repeat of a group kept a `_` its failed last repeat took before 3.11.5
 _SNAKE = re.compile(r"(?<![\w-])[A-Za-z][A-Za-z0-9]*+(?:_[A-Za-z0-9]++)+(?![\w-])")
 # a word character, a dot, a letter: found from the dot (a pattern that opens with a literal is looked
-# for as one; `\w\.` was tried at every character, a tenth of extracting a passage that has none)
+# for as one; `\w\.` was tried at every character, even in a passage that has no dot)
 _DOTTED_HINT = re.compile(r"\.(?<=\w\.)[A-Za-z_]")
 _CAMEL_HINT = re.compile(r"[a-z][A-Z]")
 _CAMEL = re.compile(r"(?<![\w-])[a-z]++[A-Z][A-Za-z0-9]*+(?![\w-])")

@@ -61,7 +61,7 @@ def digits_of(key: str) -> tuple[str, ...]:
 def trigrams(key: str, held: bool = True) -> frozenset[str]:
     """Padded character 3-grams of a merge key, interned when `held`: a million names hold some 15
     million of them, of a few tens of thousands distinct (800 MB as strings of their own). Grams
-    looked at once and let go are not (interning took two fifths of the time)."""
+    looked at once and let go are not (interning costs time and would save no memory)."""
     padded = f"  {key} "
     if not held:
         return frozenset([padded[i : i + 3] for i in range(len(padded) - 2)])

@@ -152,7 +152,7 @@ ZIPF_KEPT = 200_000  # words whose frequency a process keeps: the vocabulary of 
 
 def zipf(word: str) -> float:
     """How common a word is in English, by a maintained frequency list (wordfreq's Zipf scale; the
-    list takes a third of a second to load, so a pass hands over the frequencies its rules looked up)."""
+    whole list is slow to load for a few words, so a pass hands over the frequencies its rules looked up)."""
     found = _ZIPF.get(word)
     if found is None:
         from wordfreq import zipf_frequency

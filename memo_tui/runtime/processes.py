@@ -39,7 +39,7 @@ def _end_with(parent: int) -> None:
 
 
 def no_last_sweep() -> None:
-    """Let the process end without the collector's last full sweep over what it still holds (a tenth
-    of a second after a large pass, in each of its two processes): for a process that has closed
+    """Let the process end without the collector's last full sweep over what it still holds (millions
+    of objects after a large pass, in each of its two processes): for a process that has closed
     what needs closing (a connection left open is in a cycle: only that sweep closes it)."""
     atexit.register(gc.freeze)

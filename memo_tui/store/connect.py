@@ -24,7 +24,7 @@ from memo_tui.store.models import db
 # Transactions begin IMMEDIATE: a writer takes the lock up front and waits its turn (busy timeout)
 # instead of failing when its read snapshot turns stale under another writer. The write-ahead log
 # is copied into the store (and synced) once it holds 16,000 pages (64 MB at 4 KB) rather than
-# SQLite's 1,000: each copy syncs the disk, and at 1,000 the copies took a quarter of an ingest.
+# SQLite's 1,000: each copy syncs the disk, so fewer, larger copies sync it less often.
 # Freed pages are zeroed only where that costs no write (`fast`): some builds (Debian's) zero every
 # one, so that writing a pass's memory over logged its old pages as zeros beside its new ones.
 SQLITE_PRAGMAS = {

@@ -1,7 +1,7 @@
 """Statements for the hot paths (ingest, folds, graph reads): SQL built once, then run with parameters.
 
-Peewee builds SQL anew for every query; on the ingest path that cost dominated (about 0.4 ms per
-row). The statements here are plain, portable SQL (RETURNING works on SQLite >= 3.35 and on
+Peewee builds SQL anew for every query; on the ingest path, where it is paid for every row, that
+cost dominated. The statements here are plain, portable SQL (RETURNING works on SQLite >= 3.35 and on
 PostgreSQL) with the bound database's own quoting and parameter style, cached per dialect (never per
 connection object: a closed database's id can be reused by one of another kind). Lists of ids are
 always sent in slices, so no statement grows with the store.
@@ -59,7 +59,7 @@ class Inserter:
     def _convert(self, values: Sequence) -> Sequence:
         """A row as the driver takes it. On SQLite a datetime is the 'YYYY-MM-DD HH:MM:SS[.ffffff]'
         text Peewee itself reads back, the last one made kept: a chunk's rows share their write time,
-        and str() took two thirds of converting a passage row. PostgreSQL's driver adapts datetimes
+        and str() then runs once a chunk, not once a row. PostgreSQL's driver adapts datetimes
         itself; every other value the hot paths write (str, int, float, bool, None) goes as it is."""
         if not self._times or isinstance(db.obj, pw.PostgresqlDatabase):
             return values
@@ -81,9 +81,9 @@ class Inserter:
 
     def ids(self, rows: Sequence[Sequence]) -> list[int]:
         """Insert rows and return their ids, in order; the caller holds the store's write lock (a
-        `writing` transaction). PostgreSQL: one pipelined executemany (a round trip per row cost 10x
-        the SQLite ingest); SQLite: the ids AUTOINCREMENT would give, written in one executemany (the
-        order of a multi-row RETURNING is not defined there, and a statement a row cost twice as much)."""
+        `writing` transaction). PostgreSQL: one pipelined executemany (not a round trip to the server
+        per row); SQLite: the ids AUTOINCREMENT would give, written in one executemany (the order of
+        a multi-row RETURNING is not defined there, and one statement a row pays a statement's overhead for each)."""
         if not rows:
             return []
         cursor = db.cursor()
@@ -199,7 +199,7 @@ def run_count(sql: str, params: Sequence = ()) -> int:
 def refresh_statistics() -> None:
     """Let SQLite's planner know how the rows spread (ANALYZE) once the passages have doubled since
     it last looked. Without it a pass reads a namespace through the namespace index row by row, even
-    when the namespace is the whole table: three times as long as a scan. PostgreSQL keeps its own
+    when the namespace is the whole table, where a scan reads far less. PostgreSQL keeps its own
     (autovacuum). A store too busy to take it keeps the statistics it had: they are only a hint."""
     if isinstance(db.obj, pw.PostgresqlDatabase):
         return
@@ -229,8 +229,8 @@ BULK_CACHE_KIB = 65536  # SQLite's page cache while a bulk write runs (its defau
 def bulk_write_cache() -> Iterator[None]:
     """A larger page cache on this SQLite connection while a bulk write runs, its own size again
     after it. The mention index takes each chunk's rows scattered by entity: with its pages held, a
-    chunk's inserts stop reading back the pages the last chunk's wrote (an ingest ran a twentieth
-    faster). PostgreSQL keeps its own buffers."""
+    chunk's inserts stop reading back the pages the last chunk's wrote. PostgreSQL keeps its own
+    buffers."""
     if isinstance(db.obj, pw.PostgresqlDatabase):
         yield
         return
@@ -246,7 +246,7 @@ def bulk_write_cache() -> Iterator[None]:
 @contextmanager
 def paused_gc() -> Iterator[None]:
     """Bulk writes and passes allocate millions of objects and few cycles; with a large heap the
-    cyclic collector's full sweeps cost a third of an ingest and a fifth of a pass. Pause it while
+    cyclic collector's full sweeps walk all of it again and again for nothing. Pause it while
     any such step runs (in any thread); the last one to finish starts it again. A process pool's
     worker that only computes starts with it off (`processes.second_process`)."""
     with _gc_lock:

@@ -8,11 +8,11 @@ from textual.app import App, SystemCommand
 from textual.binding import Binding
 from textual.command import CommandPalette
 
-from memo_tui.engine.graph.name_index import has_passages
-from memo_tui.engine.review.decisions import current_actor
 from memo_tui.errors import MemoError
 from memo_tui.runtime import metrics
 from memo_tui.runtime.config import section
+from memo_tui.service.review import current_actor
+from memo_tui.service.stores import has_passages
 from memo_tui.tui.find import EntityFinder
 from memo_tui.tui.screens.help import HelpScreen
 from memo_tui.tui.screens.review import ReviewScreen

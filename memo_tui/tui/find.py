@@ -7,7 +7,7 @@ from functools import partial
 
 from textual.command import Hit, Hits, Provider
 
-from memo_tui.engine.graph.name_index import spellings
+from memo_tui.service.reads import spellings
 
 MAX_CANDIDATES = 300
 

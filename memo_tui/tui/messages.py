@@ -6,11 +6,7 @@ from dataclasses import dataclass
 
 from textual.message import Message
 
-from memo_tui.engine.graph.neighbourhood import Related
-from memo_tui.engine.review.clusters import ClusterDetail
-from memo_tui.engine.review.decisions import DecisionView
-from memo_tui.engine.review.detail import Detail
-from memo_tui.engine.review.queue import QuestionView, Signature
+from memo_tui.service.views import ClusterDetail, DecisionView, Detail, QuestionView, Related, Signature
 
 
 @dataclass

@@ -75,8 +75,8 @@ class Linker:
         lists = [(weight, self._holders[e]) for e, weight in named.items() if len(self._holders[e]) <= HUB]
         # the passages in two lists or more (few, beside those in one): each list, shortest first, met
         # with the union of those before it, through the smaller of the two (the longest, a name in
-        # hundreds of passages, is walked only where it is shorter than the others together). Meeting
-        # each pair of lists took three fifths longer
+        # hundreds of passages, is walked only where it is shorter than the others together): k - 1
+        # meetings, where meeting each pair of lists would be k (k - 1) / 2
         views = sorted((holders.keys() for _, holders in lists), key=len)
         again: set[int] = set()
         if len(views) > 1:

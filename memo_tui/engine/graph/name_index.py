@@ -12,8 +12,8 @@ from rapidfuzz import fuzz, process
 
 from memo_tui.store import Alias, Entity, Mention, Passage, db, graph_version
 
-# the spellings sharing most 3-grams with a query that `search` scores: WRatio over every spelling of
-# a 114k-entity store took the better part of a second a query
+# the spellings sharing most 3-grams with a query that `search` scores: WRatio over every spelling
+# would grow with the store, and a query should not
 CANDIDATES = 1000
 
 

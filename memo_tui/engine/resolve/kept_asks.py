@@ -90,7 +90,7 @@ def to_visit(known: pass_memory.Known, found: Judged, dropped: dict[Pair, tuple 
 
 def _pair_order(pair: Pair) -> int:
     """A pair's place in id order, as one number (ids are below 2**63 on both backends): sorting by
-    it takes less than half the time tuples take."""
+    one number compares more cheaply than a tuple."""
     return pair[0] << 63 | pair[1]
 
 

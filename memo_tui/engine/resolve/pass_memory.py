@@ -384,7 +384,7 @@ def save(namespace: str, found: Judged, known: Known) -> None:
         words = changes.words | rules.known_frequencies()  # the second process's and this one's
         if len(words) > found.words_kept:
             keep(namespace, "words", _tag(), words)
-        # the pairs as a list: marshal sorts a set's items, which takes longer than all the rest
+        # the pairs as a list: marshal sorts a set's items, work a list is spared
         kept_ = [(key, pairs.dumps()) for key, pairs in known.kept.items() if pairs]
         rest = (known.rest or PairList()).dumps()
         entities, passages = tuple(known.entities), _signatures_dumps(known.passages)
@@ -477,7 +477,7 @@ class Judging:
             self._all = judge_all(rows, self._stage if self._writes else None)
             self._stage_verdicts(self._all, self._all.said)
         elif self._pool is not None:
-            # the rows marshalled: a second process takes them in half the time it takes pickled ones
+            # the rows marshalled: plain values cost a second process less to take than pickled ones
             rows_part, location = marshal.dumps(rows), bound_location()
             learned, words = self._parts[0], self._words
             if location is None:  # a store only this process sees

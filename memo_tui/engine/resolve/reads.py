@@ -12,7 +12,7 @@ from typing import Literal
 from peewee import fn
 
 from memo_tui.engine.graph.folds import follow_aliases
-from memo_tui.engine.resolve import pass_memory
+from memo_tui.engine.resolve import pass_memory, recovery
 from memo_tui.engine.resolve.asks import NamesOf, Side
 from memo_tui.names import evidence
 from memo_tui.names.evidence import Evidence, StoreFacts
@@ -28,7 +28,7 @@ def live_mentions(namespace: str, live: set[int]) -> list[tuple[int, int]]:
     """(passage, entity) of every active mention in a live passage (`live`: the namespace's live
     passages, `live_sources`'): read once per pass, for the mention counts and for the evidence layer.
     A namespace that holds at least half of the store's passages reads the mention table through
-    and keeps its live passages' rows: joining each row to its passage took twice as long (SQLite
+    and keeps its live passages' rows: joining each row to its passage costs more (SQLite
     reads a passage's whole row, text and all). A smaller namespace is joined, so that a pass never
     reads much more than its own."""
     ((last,),) = rows_of(Passage.select(fn.MAX(Passage.id)))
@@ -205,24 +205,29 @@ def answer_counts(namespace: str) -> dict[str, tuple[int, int]]:
         merged, answered = out.get(rule, (0, 0))
         out[rule] = (merged + (count if status == "merged" else 0), answered + count)
     # a learned fold a reviewer reverted answers its pattern "not the same"
-    reverted = (
-        Fold.select(Fold.rule, fn.COUNT(Fold.id))
-        .where((Fold.namespace == namespace) & Fold.rule.startswith(evidence.LEARNED) & Fold.reverted_at.is_null(False))
-        .group_by(Fold.rule)
+    # (not one a pass took back from a pass that died: no reviewer said so)
+    reverted = Fold.select(Fold.id, Fold.rule).where(
+        (Fold.namespace == namespace) & Fold.rule.startswith(evidence.LEARNED) & Fold.reverted_at.is_null(False)
     )
-    for rule, count in reverted.tuples():
-        merged, answered = out.get(rule.removeprefix(evidence.LEARNED), (0, 0))
-        out[rule.removeprefix(evidence.LEARNED)] = (merged, answered + count)
+    taken_back = recovery.taken_back(namespace)
+    for fold_id, rule in reverted.tuples():
+        if fold_id not in taken_back:
+            merged, answered = out.get(rule.removeprefix(evidence.LEARNED), (0, 0))
+            out[rule.removeprefix(evidence.LEARNED)] = (merged, answered + 1)
     return out
 
 
 def reverted_pairs(namespace: str, home: Homes) -> set[frozenset[int]]:
-    """Pairs whose fold was reverted, followed through aliases to where both sides live now."""
+    """Pairs whose fold a reviewer reverted (not a pass taking back a dead pass's fold), followed
+    through aliases to where both sides live now."""
     out = set()
-    rows = Fold.select(Fold.canonical_id, Fold.absorbed_id).where(
+    rows = Fold.select(Fold.id, Fold.canonical_id, Fold.absorbed_id).where(
         (Fold.namespace == namespace) & Fold.reverted_at.is_null(False)
     )
-    for canonical, absorbed in rows.tuples():
+    taken_back = recovery.taken_back(namespace)
+    for fold_id, canonical, absorbed in rows.tuples():
+        if fold_id in taken_back:
+            continue
         a, b = home(canonical), home(absorbed)
         if a is not None and b is not None and a != b:
             out.add(frozenset((a, b)))

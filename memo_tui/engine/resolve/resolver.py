@@ -18,7 +18,7 @@ from dataclasses import asdict, dataclass
 from heapq import merge
 
 from memo_tui.engine.conflicts import ConflictReport
-from memo_tui.engine.resolve import conflict_search, early, pass_memory
+from memo_tui.engine.resolve import conflict_search, early, pass_memory, recovery
 from memo_tui.engine.resolve.admission import admit, settle_moot_questions
 from memo_tui.engine.resolve.asks import FOLD_RULE, NO_PASSAGES, Ask, Side, Verdicts, hopeless, weighed
 from memo_tui.engine.resolve.early import Early
@@ -60,6 +60,7 @@ class PassReport:
     unlikely: int = 0  # asked by a rule, but too unlikely (or too small a change) to spend a reviewer's time on
     not_reweighed: int = 0  # asks whose evidence nothing changed since the last pass: kept, not weighed again
     not_certain: int = 0  # identical merge keys that were asked instead of folded: too little evidence
+    taken_back: int = 0  # folds of a pass that died half way, reverted before this one (`recovery`)
     changed_meanwhile: int = 0  # fold candidates a reviewer folded, renamed or deleted while the pass ran
     duplicates_queued: int = 0  # memory questions, admitted beside the capped entity questions
     contradictions_queued: int = 0
@@ -91,15 +92,37 @@ def resolve(
     process holds it). `cancelled` is asked between steps; when it says so the pass raises Cancelled.
     `full`: search the passages for conflicts even when nothing they depend on changed."""
     with pass_lock(namespace), paused_gc():
-        started = time.perf_counter()
-        # a large store's second process starts here, and judges the names beside the reads
-        with pass_memory.Judging(namespace, full, writes=not dry_run) as judging:
-            # the pass's state is let go as it ends, before the collector starts again (`paused_gc`)
-            report = ResolutionPass(
-                namespace, judging, cap=cap, dry_run=dry_run, progress=progress, cancelled=cancelled, full=full
-            ).run()
-            report.seconds = round(time.perf_counter() - started, 3)
-            return report
+        if dry_run:
+            return _resolve(namespace, cap, dry_run, progress, cancelled, full)
+        taken_back = recovery.begin(namespace)  # None, or what a pass that died left was taken back
+        try:
+            # after a dead pass, every name and passage again: what it kept of itself may be half saved
+            report = _resolve(namespace, cap, dry_run, progress, cancelled, full or taken_back is not None)
+        except Cancelled:
+            recovery.finish(namespace)  # stopped by its caller: its folds stand, as Cancelled says
+            raise
+        recovery.finish(namespace)
+        report.taken_back = taken_back or 0
+        return report
+
+
+def _resolve(
+    namespace: str,
+    cap: int,
+    dry_run: bool,
+    progress: Callable[[int, int], None] | None,
+    cancelled: Callable[[], bool] | None,
+    full: bool,
+) -> PassReport:
+    started = time.perf_counter()
+    # a large store's second process starts here, and judges the names beside the reads
+    with pass_memory.Judging(namespace, full, writes=not dry_run) as judging:
+        # the pass's state is let go as it ends, before the collector starts again (`paused_gc`)
+        report = ResolutionPass(
+            namespace, judging, cap=cap, dry_run=dry_run, progress=progress, cancelled=cancelled, full=full
+        ).run()
+        report.seconds = round(time.perf_counter() - started, 3)
+        return report
 
 
 class ResolutionPass:

@@ -14,14 +14,17 @@ from textual.screen import Screen
 from textual.widgets import ContentSwitcher, DataTable, Footer, Header, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
-from memo_tui.engine.graph import folds
-from memo_tui.engine.graph.neighbourhood import related
-from memo_tui.engine.resolve.resolver import Cancelled, resolve
-from memo_tui.engine.review import clusters, decisions, undo
-from memo_tui.engine.review.decisions import AlreadyDecided
-from memo_tui.engine.review.detail import PASSAGES_PER_SIDE, question_detail
-from memo_tui.engine.review.queue import MEMORY_KINDS, Signature, kept_sides, matches, pending, signature, waiting
-from memo_tui.errors import MemoError
+from memo_tui.service import reads, review
+from memo_tui.service.views import (
+    MEMORY_KINDS,
+    PASSAGES_PER_SIDE,
+    AlreadyDecided,
+    Cancelled,
+    ClusterDetail,
+    MemoError,
+    Signature,
+)
+from memo_tui.service.work import resolve
 from memo_tui.tui.messages import (
     CanonicalChosen,
     Decided,
@@ -45,7 +48,7 @@ from memo_tui.tui.widgets.queue_pane import QueuePane
 
 PANES = {"1": "detail", "2": "neighbourhood", "3": "history"}
 MORE_PASSAGES = 10  # what + adds to each side's passages in the detail
-QUEUE_ROWS = 500  # items the queue table holds: a full table of 10,000 cost seconds per decision
+QUEUE_ROWS = 500  # items the queue table holds: it is refilled after every decision, so not all of them
 LIVE_SECONDS = 3.0  # how often the screen looks for changes made elsewhere (another reviewer, an agent)
 
 
@@ -122,19 +125,15 @@ class ReviewScreen(Screen):
 
     @work(thread=True, exclusive=True, group="queue", exit_on_error=False)
     def load_queue(self) -> None:
-        mark = signature(self.namespace)
-        shown = pending(self.namespace, proposed=self.proposals_only)
-        if not self.proposals_only:  # a family of spellings is one item (proposals stay pairs)
-            shown = clusters.group(self.namespace, shown)
-        if self.queue_filter:
-            shown = [q for q in shown if matches(q, self.queue_filter)]
-        shown = shown[:QUEUE_ROWS]  # the best-ranked; the title says how many more are pending
-        self.post_message(QueueLoaded(shown, mark.pending, waiting(self.namespace), mark, kept_sides(shown)))
+        # a family of spellings is one item (proposals stay pairs); the best-ranked QUEUE_ROWS, the
+        # title says how many more are pending
+        page = review.queue_page(self.namespace, QUEUE_ROWS, proposed=self.proposals_only, matching=self.queue_filter)
+        self.post_message(QueueLoaded(page.items, page.pending, page.waiting, page.signature, page.kept))
 
     @work(thread=True, exclusive=True, group="live", exit_on_error=False)
     def check_store(self) -> None:
         """Every LIVE_SECONDS: has anyone changed the namespace since the queue was read?"""
-        if self.seen is not None and signature(self.namespace) != self.seen:
+        if self.seen is not None and review.signature(self.namespace) != self.seen:
             self.post_message(StoreChanged())
 
     def load_detail(self, question_id: int, passages: int = PASSAGES_PER_SIDE, canonical: int | None = None) -> None:
@@ -145,9 +144,9 @@ class ReviewScreen(Screen):
     @work(thread=True, exclusive=True, group="detail", exit_on_error=False)
     def _read_detail(self, question_id: int, passages: int, canonical: int | None, cluster: bool) -> None:
         if cluster:
-            detail = clusters.cluster_detail(self.namespace, question_id, min(passages, 2), canonical)
+            detail = review.cluster_detail(self.namespace, question_id, min(passages, 2), canonical)
         else:
-            detail = question_detail(self.namespace, question_id, passages)
+            detail = review.question_detail(self.namespace, question_id, passages)
         self.post_message(DetailLoaded(detail))
 
     def _shown_question(self, question_id: int | None):
@@ -163,13 +162,13 @@ class ReviewScreen(Screen):
     def load_neighbourhood(self, target: str, entity_id: int | None = None) -> None:
         """By name, or by the id of an entity shown before: where it lives now (a fold may have
         moved it, a rename or its undo renamed it)."""
-        home = folds.home_of(entity_id) if entity_id is not None else None
+        home = reads.home_of(entity_id) if entity_id is not None else None
         target = f"#{home}" if home is not None else target
-        self.post_message(NeighbourhoodLoaded(related(self.namespace, target, limit=50)))
+        self.post_message(NeighbourhoodLoaded(reads.related(self.namespace, target, limit=50)))
 
     @work(thread=True, exclusive=True, group="history", exit_on_error=False)
     def load_history(self, who: str | None = None) -> None:
-        self.post_message(HistoryLoaded(decisions.history(self.namespace, who=who, limit=200), who))
+        self.post_message(HistoryLoaded(review.history(self.namespace, who=who, limit=200), who))
 
     @work(thread=True, group="decide", exit_on_error=False)
     def decide(self, call, *args) -> None:
@@ -257,7 +256,7 @@ class ReviewScreen(Screen):
 
         def rename(new: str | None) -> None:
             if new and new != name:
-                self._start(lambda ns, actor, channel: decisions.rename(ns, f"#{entity_id}", new, actor, channel))
+                self._start(lambda ns, actor, channel: review.rename(ns, f"#{entity_id}", new, actor, channel))
 
         self.app.push_screen(AskScreen(f"New name for {name!r}:", name), rename)
 
@@ -291,7 +290,7 @@ class ReviewScreen(Screen):
         self.app.push_screen(AskScreen(prompt), side)
 
     def _drop_name(self, target: str) -> None:
-        self._start(lambda ns, actor, channel: decisions.not_a_name(ns, target, actor, channel))
+        self._start(lambda ns, actor, channel: review.not_a_name(ns, target, actor, channel))
 
     def action_unsure(self) -> None:
         """U: leave the question pending with a note, behind the others; it settles nothing."""
@@ -301,7 +300,7 @@ class ReviewScreen(Screen):
 
         def leave(note: str | None) -> None:
             if note is not None:
-                self._start(lambda ns, actor, channel: decisions.unsure(ns, question_id, note, actor, channel))
+                self._start(lambda ns, actor, channel: review.unsure(ns, question_id, note, actor, channel))
 
         prompt = f"Unsure of #{question_id}: a note for later (Enter leaves it pending, behind the others):"
         self.app.push_screen(AskScreen(prompt, empty=True), leave)
@@ -314,9 +313,7 @@ class ReviewScreen(Screen):
 
         def fold(target: str | None) -> None:
             if target:
-                self._start(
-                    lambda ns, actor, channel: decisions.manual_fold(ns, f"#{entity_id}", target, actor, channel)
-                )
+                self._start(lambda ns, actor, channel: review.manual_fold(ns, f"#{entity_id}", target, actor, channel))
 
         self.app.push_screen(AskScreen(f"Fold {name!r} into which entity? (a name, an alias or #id)"), fold)
 
@@ -359,7 +356,7 @@ class ReviewScreen(Screen):
 
     def on_detail_loaded(self, message: DetailLoaded) -> None:
         detail = message.detail
-        shown = detail.cluster if isinstance(detail, clusters.ClusterDetail) else detail.question
+        shown = detail.cluster if isinstance(detail, ClusterDetail) else detail.question
         if shown.id == self.question_id:
             self.query_one(DetailPane).show(detail)
 
@@ -420,7 +417,7 @@ class ReviewScreen(Screen):
         self.load_history(message.who)
 
     def on_revert_requested(self, message: RevertRequested) -> None:
-        self._start(decisions.revert, message.decision_id)
+        self._start(review.revert, message.decision_id)
 
     def on_resolve_progress(self, message: ResolveProgress) -> None:
         if message.done >= message.total:
@@ -465,14 +462,14 @@ class ReviewScreen(Screen):
             return
         marked = sorted(self.query_one(QueuePane).marked)
         if marked:  # the marked questions, as one decision (one ctrl+z undoes it)
-            self._start(lambda ns, actor, channel: decisions.answer_batch(ns, marked, action, actor, channel))
+            self._start(lambda ns, actor, channel: review.answer_batch(ns, marked, action, actor, channel, pairs=True))
             return
         shown = self._shown_question(self.question_id)
         if shown is not None and shown.members:
             self._answer_cluster(action, swap=swap)
             return
         self._start(
-            lambda ns, qid, actor, channel: decisions.answer(ns, qid, action, actor, channel, swap=swap),
+            lambda ns, qid, actor, channel: review.answer(ns, qid, action, actor, channel, pair=True, swap=swap),
             self.question_id,
         )
 
@@ -489,8 +486,8 @@ class ReviewScreen(Screen):
         members = sorted(card.checked) if card.detail.cluster.kind == "name_cluster" else None
         seen = [m.id for m in card.detail.cluster.members]  # a cluster changed meanwhile is refused, not guessed at
         self._start(
-            lambda ns, actor, channel: clusters.answer_cluster(
-                ns, lead, action, actor, channel, canonical=canonical, members=members, mark_rest=mark_rest, seen=seen
+            lambda ns, actor, channel: review.answer_card(
+                ns, lead, action, actor, channel, seen=seen, canonical=canonical, members=members, mark_rest=mark_rest
             )
         )
 
@@ -526,10 +523,12 @@ class ReviewScreen(Screen):
 
         def confirmed(answer: str | None) -> None:
             if (answer or "").casefold() in ("y", "yes"):
-                self._start(lambda ns, actor, channel: decisions.answer_batch(ns, like, "reject", actor, channel))
+                self._start(
+                    lambda ns, actor, channel: review.answer_batch(ns, like, "reject", actor, channel, pairs=True)
+                )
 
         try:
-            like = decisions.questions_like(self.namespace, question_id)
+            like = review.questions_like(self.namespace, question_id)
         except MemoError as exc:
             self.notify(str(exc), severity="warning")
             return
@@ -557,10 +556,10 @@ class ReviewScreen(Screen):
         table.action_cursor_down()
 
     def action_undo(self) -> None:
-        self._start(undo.undo_last)
+        self._start(review.undo)
 
     def action_redo(self) -> None:
-        self._start(undo.redo_last)
+        self._start(review.redo)
 
     def action_revert(self) -> None:
         if self.query_one(ContentSwitcher).current != "history":

@@ -13,7 +13,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from memo_tui.engine.review.clusters import ClusterDetail
+from memo_tui.service.views import ClusterDetail
 from memo_tui.tui.messages import CanonicalChosen
 from memo_tui.tui.widgets.passage_text import NAME_STYLE, excerpt_header, highlighted, reflowed
 from memo_tui.tui.widgets.tables import RowTable

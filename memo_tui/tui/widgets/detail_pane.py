@@ -9,8 +9,7 @@ from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.widgets import Static
 
-from memo_tui.engine.review.clusters import ClusterDetail
-from memo_tui.engine.review.detail import Detail, EntitySide, Excerpt, PassageSide
+from memo_tui.service.views import ClusterDetail, Detail, EntitySide, Excerpt, PassageSide
 from memo_tui.tui.widgets.cluster_card import ClusterCard
 from memo_tui.tui.widgets.passage_text import DIFF_STYLE, NAME_STYLE, excerpt_header, highlighted
 

@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from memo_tui.engine.review.decisions import DecisionView
+from memo_tui.service.views import DecisionView
 from memo_tui.tui.messages import HistoryFilter, RevertRequested
 from memo_tui.tui.widgets.tables import RowTable
 

@@ -7,7 +7,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from memo_tui.engine.graph.neighbourhood import Related
+from memo_tui.service.views import Related
 from memo_tui.tui.messages import FollowEntity
 from memo_tui.tui.widgets.tables import RowTable, plural
 

@@ -6,7 +6,7 @@ import re
 
 from rich.text import Text
 
-from memo_tui.engine.review.detail import Excerpt
+from memo_tui.service.views import Excerpt
 
 NAME_STYLE = "bold black on yellow"
 DIFF_STYLE = "bold white on red"

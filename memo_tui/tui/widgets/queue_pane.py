@@ -8,7 +8,7 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import DataTable, Static
 
-from memo_tui.engine.review.queue import KIND_LABELS, MEMORY_KINDS, QuestionView
+from memo_tui.service.views import KIND_LABELS, MEMORY_KINDS, QuestionView
 from memo_tui.tui.messages import QuestionHighlighted
 from memo_tui.tui.widgets.tables import RowTable, plural
 
