@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
 
 from peewee import fn
@@ -351,9 +352,9 @@ def answer_item(
     action: str,
     actor: str,
     channel: str,
-    seen=None,
+    seen: Iterable[int] | None = None,
     canonical: int | None = None,
-    leave_out=None,
+    leave_out: Iterable[int] | None = None,
     mark_rest: bool = False,
 ) -> decisions.DecisionView:
     """Answer a queue item: the cluster the question leads, as a whole, or the question.
@@ -394,11 +395,11 @@ def answer_cluster(
     actor: str,
     channel: str,
     canonical: int | None = None,
-    members=None,
+    members: Iterable[int] | None = None,
     mark_rest: bool = False,
-    seen=None,
-    different=None,
-    leave_out=None,
+    seen: Iterable[int] | None = None,
+    different: Iterable[int] | None = None,
+    leave_out: Iterable[int] | None = None,
 ) -> decisions.DecisionView:
     """merge: fold the chosen members into the canonical (every member but those kept apart, unless
     `members` says which, or `leave_out` which not); with `mark_rest`, the members left out are marked
@@ -436,7 +437,15 @@ def _without(cluster: QuestionView, left_out: set[int]) -> list[int]:
     return [m.id for m in cluster.members if m.id not in left_out]
 
 
-def _fold(namespace: str, cluster: QuestionView, actor: str, channel: str, members, mark_rest: bool, different):
+def _fold(
+    namespace: str,
+    cluster: QuestionView,
+    actor: str,
+    channel: str,
+    members: Iterable[int] | None,
+    mark_rest: bool,
+    different: Iterable[int] | None,
+) -> decisions.DecisionView:
     canonical = cluster.left_id
     by_id = {m.id: m for m in cluster.members}
     if members is None:
@@ -487,8 +496,17 @@ def _fold(namespace: str, cluster: QuestionView, actor: str, channel: str, membe
     return _record(namespace, cluster, children, folded, marked, said, actor, channel, made)
 
 
-def _record(namespace: str, cluster: QuestionView, children, members, rest, said: str, actor: str, channel: str,
-            made=()):  # fmt: skip
+def _record(
+    namespace: str,
+    cluster: QuestionView,
+    children: list[decisions.DecisionView],
+    members: list[int],
+    rest: list[int],
+    said: str,
+    actor: str,
+    channel: str,
+    made: Iterable[Sequence[int]] = (),
+) -> decisions.DecisionView:
     """The cluster's own decision, over the answers it made (reverted, undone and redone as one);
     `made`: (member, decision) of each answer, for a redo to replay only what still stood."""
     payload = {

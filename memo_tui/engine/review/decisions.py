@@ -247,7 +247,7 @@ def questions_like(namespace: str, question_id: int) -> list[int]:
     return [question_id] + [qid for (qid,) in rows.tuples() if qid != question_id]
 
 
-def _answer_pair(namespace, question, action, actor, channel, swap) -> DecisionView:
+def _answer_pair(namespace: str, question: Question, action: str, actor: str, channel: str, swap: bool) -> DecisionView:
     left_id, right_id = _locked_homes(question.left_id, question.right_id)
     if left_id is None or right_id is None:
         raise MemoError(f"question {question.id}: one side was deleted; reject it or revert the delete")
@@ -377,7 +377,9 @@ def settle_moot(
         return _moot(namespace, _claim(namespace, question_id), actor, channel, why)
 
 
-def _answer_passages(namespace, question, action, actor, channel, keep, swap=False) -> DecisionView:
+def _answer_passages(
+    namespace: str, question: Question, action: str, actor: str, channel: str, keep: str | None, swap: bool = False
+) -> DecisionView:
     names = f"passages {question.left_name!r} / {question.right_name!r}"
     if action != "merge":
         _settle(question, "rejected" if action == "reject" else "keep_both", actor)
