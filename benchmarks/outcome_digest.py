@@ -45,7 +45,8 @@ def sources(kind: str, scratch: Path) -> dict[str, list[str]]:
     return {"default": [str(corpus)]}
 
 
-def digest(db: Path) -> str:
+def digest(db: Path, scratch: Path, kind: str) -> str:
+    """The stores' rows hashed; the scratch folder written as one fixed path (sources name it)."""
     code = hashlib.sha256()
     con = sqlite3.connect(db)
     tables = [r[0] for r in con.execute("select name from sqlite_master where type='table' order by name")]
@@ -57,23 +58,20 @@ def digest(db: Path) -> str:
         rows = sorted(map(repr, con.execute(f'select {", ".join(chr(34) + c + chr(34) for c in kept)} from "{table}"')))
         code.update(f"{table}:{','.join(kept)}:{len(rows)}\n".encode())
         for row in rows:
-            code.update(row.encode() + b"\n")
+            code.update(row.replace(str(scratch), f"/tmp/memo-outcome-digest/{kind}").encode() + b"\n")
     con.close()
     return code.hexdigest()[:16]
 
 
 def main(kinds: list[str]) -> None:
     for kind in kinds:
-        scratch = Path(tempfile.gettempdir(), "memo-outcome-digest", kind)  # one path: sources name it
-        shutil.rmtree(scratch, ignore_errors=True)
-        scratch.mkdir(parents=True)
-        db = scratch / "store.db"
-        for ns, paths in sources(kind, scratch).items():
-            memo(db, "--ns", ns, "ingest", *paths)
-            memo(db, "--ns", ns, "resolve", "--cap", "100000")
-        print(f"{kind:<11} {digest(db)}", flush=True)
-        if not os.environ.get("KEEP"):
-            shutil.rmtree(scratch)
+        with tempfile.TemporaryDirectory() as folder:  # one a run: two runs at once keep apart
+            scratch = Path(folder)
+            db = scratch / "store.db"
+            for ns, paths in sources(kind, scratch).items():
+                memo(db, "--ns", ns, "ingest", *paths)
+                memo(db, "--ns", ns, "resolve", "--cap", "100000")
+            print(f"{kind:<11} {digest(db, scratch, kind)}", flush=True)
 
 
 if __name__ == "__main__":

@@ -127,10 +127,10 @@ def test_each_spelling_family_finds_pairs_by_its_own_tokens_and_test():
         grams_close,
         name_probes,
         name_tokens,
-        pair_of,
         within_edits,
     )
     from memo_tui.names.rules import spelling_key
+    from memo_tui.runtime.codec import pair_of
 
     names = names_for(2000, seed=4)
     order = gram_order(names[: len(names) // 2])
@@ -161,7 +161,8 @@ def test_the_trigram_family_finds_every_pair_sharing_80_percent_of_its_trigrams(
     doubled or two swapped, a short word added) put many pairs on both sides of Jaccard 0.8."""
     import random
 
-    from memo_tui.names.blocking import _trigram_prefix_filter, grams_close, pair_of
+    from memo_tui.names.blocking import _trigram_prefix_filter, grams_close
+    from memo_tui.runtime.codec import pair_of
 
     rng = random.Random(7)
     spellings = entity_names(900, seed=5)

@@ -52,6 +52,22 @@ def test_rare_shared_neighbours_raise_the_likelihood_and_a_hub_does_not():
     assert evidence.is_certain(rare) and not evidence.is_certain(alone)
 
 
+def test_a_shared_author_adds_no_more_than_the_chance_of_one_says(monkeypatch):
+    """A likelihood ratio m / u is at most 1 / u: where one source wrote every passage (a package
+    index) an author who wrote both spellings says nothing; among many authors the pooled weight stands."""
+    monkeypatch.setattr(
+        evidence, "calibration", lambda: {**TABLE, "weights": {**TABLE["weights"], "shared_source": 0.8}}
+    )
+    one = store_with(set())
+    one.source_of = dict.fromkeys(one.entities_of, "pypi")
+    many = store_with(set())
+    many.source_of = {pid: f"author {pid % 50}" for pid in many.entities_of} | {1: "ada", 2: "ada"}
+    alone = weigh(one, 1, 2, {"Postgres"}, {"PostgreSQL"}, "edit-distance", NAMES)
+    among_many = weigh(many, 1, 2, {"Postgres"}, {"PostgreSQL"}, "edit-distance", NAMES)
+    assert one.source_lift() == 0 and alone.shared_sources == 1 and alone.logit == 0
+    assert among_many.shared_sources == 1 and among_many.logit == pytest.approx(0.8)
+
+
 def test_two_spellings_side_by_side_count_against_and_a_definition_for():
     passages = {1: {1, 2}, 2: {1}, 3: {2}}
     contrasted = weigh(

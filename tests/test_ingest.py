@@ -6,8 +6,8 @@ import pytest
 
 from memo_tui.engine import ingest
 from memo_tui.engine.ingest import forget, ingest_paths, ingest_records
-from memo_tui.store import Entity, Mention, Passage, Relation, graph_version, statements
-from memo_tui.store.connect import is_postgres
+from memo_tui.store import Entity, Mention, Passage, Relation, dialect, graph_version
+from memo_tui.store.dialects import sqlite
 from memo_tui.store.models import db
 from memo_tui.text.sources import PassageRecord
 
@@ -67,13 +67,13 @@ def test_same_identity_key_is_one_entity_across_passages(store):
 
 def test_an_ingest_gives_the_connection_its_page_cache_back(store, monkeypatch):
     """A bulk write holds a larger SQLite page cache while it writes, and only then (`bulk_write_cache`)."""
-    if is_postgres():
+    if dialect().name == "postgresql":
         pytest.skip("PostgreSQL keeps its own buffers")
     sizes = []
     monkeypatch.setattr(ingest.PassageWriter, "_write", lambda *_: sizes.append(cache_size()))
     before = cache_size()
     ingest_records("default", [PassageRecord("a", "We use Claude Code daily.", "s")])
-    assert sizes == [-statements.BULK_CACHE_KIB] and cache_size() == before != sizes[0]
+    assert sizes == [-sqlite.BULK_CACHE_KIB] and cache_size() == before != sizes[0]
     monkeypatch.setattr(ingest.PassageWriter, "_write", lambda *_: 1 / 0)
     with pytest.raises(ZeroDivisionError):
         ingest_records("default", [PassageRecord("b", "Ask Claude Code.", "s")])
@@ -162,7 +162,7 @@ def test_an_ingest_that_doubles_the_passages_tells_sqlite_how_the_rows_spread(st
     """With statistics, SQLite reads one namespace's entities (every one here) by a scan of the
     table, not row by row through the namespace index. An ingest that does not double the passages
     leaves the statistics as they were; one that does refreshes them."""
-    if is_postgres():
+    if dialect().name == "postgresql":
         pytest.skip("PostgreSQL keeps its own statistics")
 
     def records(start: int, count: int) -> list[PassageRecord]:

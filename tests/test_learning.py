@@ -1,7 +1,10 @@
 """Learning by asking: once reviewers have merged enough questions of one pattern and rejected none,
 the pass folds the rest of that pattern itself, as `learned` folds that revert like any other."""
 
+import pytest
+
 from memo_tui.engine.ingest import ingest_records
+from memo_tui.engine.resolve import admission
 from memo_tui.engine.resolve.resolver import resolve
 from memo_tui.engine.review import decisions
 from memo_tui.engine.review.queue import pending
@@ -108,7 +111,31 @@ def test_the_incremental_pass_folds_what_a_full_pass_folds_once_a_pattern_is_lea
     assert report.folded == 2 and len(learned_folds()) == 2
 
 
-def test_one_admitted_question_in_ten_is_the_one_that_teaches_the_store_most(store):
+@pytest.fixture
+def no_plausible_budget(monkeypatch):
+    """A store as a large one is: under the floor, only teaching serves."""
+    monkeypatch.setattr(admission, "SMALL_QUEUE", 0)
+
+
+def test_a_small_store_gets_every_plausible_question(store):
+    """Under the floor but over MIN_TEACH: a small store's queue takes both, one of them as the pattern's
+    teaching question."""
+    said = [("k1", "Kubernetes runs the ledger.", "Kubernetes"), ("k2", "Kubernets runs the router.", "Kubernets"),
+            ("h1", "Halvorsen signed the lease.", "Halvorsen"),
+            ("h2", "Halvorson paid the deposit.", "Halvorson")]  # fmt: skip
+    ingest_records(NS, [PassageRecord(key, text, "notes", entities=[{"name": name}]) for key, text, name in said])
+    report = resolve(NS)
+    asked = pending(NS)
+    assert {frozenset((q.left_name, q.right_name)) for q in asked} == {
+        frozenset(("Kubernetes", "Kubernets")),
+        frozenset(("Halvorsen", "Halvorson")),
+    }
+    assert all(evidence.MIN_TEACH <= q.likelihood < evidence.MIN_LIKELIHOOD for q in asked)
+    assert len([q for q in asked if "asked to learn" in q.reason]) == 1
+    assert report.queued == 2 and report.deferred == 0
+
+
+def test_one_admitted_question_in_ten_is_the_one_that_teaches_the_store_most(store, no_plausible_budget):
     for namespace in (NS, "whole"):  # "whole" serves every question, to see what the cap left out
         records = [PassageRecord(f"t-{w}", f"The {w}ville depot and the {w}vile depot.", "cy") for w in WORDS[:6]]
         for w in WORDS[:14]:
@@ -138,7 +165,7 @@ def test_a_small_queue_is_served_by_rank_alone(store):
     assert not [q for q in pending(NS) if "asked to learn" in q.reason]
 
 
-def test_a_pattern_under_the_floor_is_served_once_as_a_teaching_question(store):
+def test_a_pattern_under_the_floor_is_served_once_as_a_teaching_question(store, no_plausible_budget):
     # two edit-distance pairs, each too unlikely to ask on its pooled share
     def said(key: str, text: str, *names: str) -> PassageRecord:
         return PassageRecord(key, text, "notes", entities=[{"name": n} for n in names])

@@ -339,13 +339,13 @@ def test_renaming_an_entity_to_its_own_name_is_refused_and_lint_stays_clean(run_
 def test_a_full_disk_says_so_with_what_was_committed_and_an_ingest_again_goes_on(tmp_path, monkeypatch, capsys):
     # SQLite's own full-disk error, at a page limit: a real disk filled up fails the same way
     from memo_tui.engine import ingest
-    from memo_tui.store import connect
+    from memo_tui.store.dialects import sqlite
 
     monkeypatch.setattr(ingest, "CHUNK", 40)
     rows = [{"id": f"p{i}", "text": f"Alpha{i} Service talks to Beta{i % 9} Gateway, number {i}."} for i in range(400)]
     src = _jsonl(tmp_path / "in.jsonl", *rows)
     store = str(tmp_path / "s.db")
-    monkeypatch.setitem(connect.SQLITE_PRAGMAS, "max_page_count", 60)
+    monkeypatch.setitem(sqlite.PRAGMAS, "max_page_count", 60)
     try:
         assert main(["ingest", "--db", store, src]) == 2
         err = capsys.readouterr().err
@@ -353,7 +353,7 @@ def test_a_full_disk_says_so_with_what_was_committed_and_an_ingest_again_goes_on
         committed = int(err.split("committed before it: ")[1].split(" new")[0])
         assert 0 < committed < 400 and committed % 40 == 0
         assert Passage.select().where(Passage.retired_at.is_null()).count() == committed
-        monkeypatch.delitem(connect.SQLITE_PRAGMAS, "max_page_count")
+        monkeypatch.delitem(sqlite.PRAGMAS, "max_page_count")
         assert main(["ingest", "--db", store, src, "--json"]) == 0
         report = json.loads(capsys.readouterr().out)
         assert (report["passages_unchanged"], report["passages_new"]) == (committed, 400 - committed)
@@ -401,10 +401,10 @@ def test_a_worker_process_ends_with_its_parent_when_the_parent_is_killed(tmp_pat
 def _read_only(store: str, monkeypatch) -> None:
     """From now on the store may only be read: a server setting on PostgreSQL; on SQLite (whose file
     modes do not stop root) the connection's query_only, which fails writes as a read-only file does."""
-    from memo_tui.store import connect
+    from memo_tui.store.dialects import sqlite
 
     if "://" not in store:
-        monkeypatch.setitem(connect.SQLITE_PRAGMAS, "query_only", 1)
+        monkeypatch.setitem(sqlite.PRAGMAS, "query_only", 1)
         return
     import psycopg
 

@@ -10,8 +10,7 @@ from memo_tui.engine.resolve.resolver import resolve
 from memo_tui.engine.review import clusters
 from memo_tui.engine.review.detail import entity_side, question_detail
 from memo_tui.engine.review.queue import pending
-from memo_tui.store import Entity, db
-from memo_tui.store.connect import is_postgres
+from memo_tui.store import Entity, db, dialect
 from memo_tui.store.statements import SLICE
 from memo_tui.text.sources import PassageRecord
 
@@ -22,7 +21,7 @@ ENTITIES = 2 * 9000  # two spellings per passage; the hub is named by 9,000 pass
 
 @pytest.fixture
 def big(store):
-    if is_postgres():
+    if dialect().name == "postgresql":
         pytest.skip("the variable limit is SQLite's (PostgreSQL allows 65,535 and runs the same statements)")
     records = []
     for i in range(ENTITIES // 2):

@@ -11,6 +11,7 @@ from memo_tui.engine.graph.opening import open_store
 from memo_tui.errors import MemoError
 from memo_tui.store import Meta, Question, db, migrations, resolve_location
 from memo_tui.store.connect import bound_location
+from memo_tui.store.dialects import dialect_of, for_location
 
 
 def test_sqlite_runs_in_wal_with_foreign_keys(tmp_path):
@@ -62,6 +63,18 @@ def test_another_process_is_told_where_the_bound_store_is_when_it_can_open_it(tm
     db.initialize(other)  # bound some other way: no location to tell
     assert bound_location() is None
     db.initialize(None)
+
+
+def test_each_location_is_opened_by_one_dialect_and_each_database_has_one():
+    assert for_location("notes/memo.db").name == "sqlite"
+    assert for_location("sqlite:///:memory:").name == "sqlite"
+    assert for_location("postgresql://u@host/db").name == "postgresql"
+    assert for_location("postgres://u@host/db").name == "postgresql"
+    assert for_location("mysql://u@host/db") is None
+    assert dialect_of(pw.SqliteDatabase(":memory:")).name == "sqlite"
+    assert dialect_of(pw.PostgresqlDatabase("db")).name == "postgresql"
+    with pytest.raises(TypeError, match="no dialect"):
+        dialect_of(pw.MySQLDatabase("db"))
 
 
 def test_sqlite_url_form(tmp_path):

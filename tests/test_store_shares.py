@@ -2,7 +2,7 @@
 
 import pytest
 
-from memo_tui.names import likelihood
+from memo_tui.names import evidence, likelihood
 
 
 def pooled(pattern: str) -> float:
@@ -42,3 +42,38 @@ def test_the_fit_is_the_same_whatever_order_the_pairs_come_in():
     forward = likelihood.fit(dict(rows), {"plural": (3, 4)}, pooled)
     backward = likelihood.fit(dict(reversed(rows)), {"plural": (3, 4)}, pooled)
     assert forward.share == backward.share and forward.pairs == backward.pairs
+
+
+def test_a_name_joined_to_many_can_be_the_same_as_a_few_of_them():
+    star = [(1, n) for n in range(2, 102)]
+    assert likelihood.cover(star) == likelihood.SPELLINGS == 2
+    assert likelihood.cover([(1, 2), (3, 4), (5, 6)]) == 3  # pairs of their own: each may be the same
+    assert likelihood.cover([(1, 2), (2, 3), (3, 4)]) == 3  # 2 and 3 touch them all, 2 has one pair of its own
+    assert likelihood.cover([]) == 0
+
+
+def test_one_name_joined_to_many_bounds_the_share_of_its_pairs():
+    """`Python` against every package named `Python ...`: it is a spelling of two of them at most."""
+    observed = {("word-of-name", 0.0): 100}
+    bounded = likelihood.fit(observed, {}, lambda pattern: 0.6, {"word-of-name": 2})
+    assert bounded.of("word-of-name") == pytest.approx(0.02, abs=1e-4)
+    # pairs of names each in one pair are not bounded: the pooled share stands
+    free = likelihood.fit(observed, {}, lambda pattern: 0.6, {"word-of-name": 100})
+    assert free.of("word-of-name") == pytest.approx(0.6, abs=1e-4)
+    # answers still count: reviewers who merged them say more than the bound's guess
+    taught = likelihood.fit(observed, {"word-of-name": (20, 20)}, lambda pattern: 0.6, {"word-of-name": 1})
+    assert taught.of("word-of-name") > 0.5
+
+
+def test_the_bound_is_named_and_a_later_pass_restates_the_note_whole():
+    bounded = likelihood.fit({("word-of-name", 0.0): 100}, {}, lambda pattern: 0.6, {"word-of-name": 2})
+    assert bounded.bounded == {"word-of-name": 2}
+    note = evidence.store_note(bounded.of("word-of-name"), 0.6, 100, bounded.bounded["word-of-name"])
+    assert note == (
+        "this store's pairs like this look the same 2% of the time"
+        " (fitted on 100, 2 of them at most: their names are few things; 60% across kinds of text)"
+    )
+    reason = f"'A' may be a word of 'A B'; no rare neighbour in common; {note}; reviewers here merged 0 of 1"
+    assert evidence.STORE_NOTE.sub("", reason) == (
+        "'A' may be a word of 'A B'; no rare neighbour in common; reviewers here merged 0 of 1"
+    )

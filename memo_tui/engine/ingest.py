@@ -7,7 +7,6 @@ together or not at all, and entity lookups go through a per-run cache.
 from __future__ import annotations
 
 import json
-import marshal
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator
@@ -24,6 +23,7 @@ from memo_tui.errors import MemoError
 from memo_tui.names.extract import WEIGHTS, Extracted, extract
 from memo_tui.names.keys import identity_key
 from memo_tui.names.prose import KnownSpellings
+from memo_tui.runtime import codec
 from memo_tui.runtime.processes import second_process
 from memo_tui.store import Mention, Passage, Relation, bump_version, graph_version, utcnow
 from memo_tui.store.connect import failure, store_errors
@@ -371,7 +371,7 @@ def extract_chunks(chunks: list[list[PassageRecord]], known: list[str]) -> Itera
     # marshalled, as plain values: pickling records and named tuples costs each process far more
     with second_process(_start_extracting, known) as pool:
         for found in pool.map(_extract_next, map(_readable_part, chunks)):
-            yield [list(map(_as_extracted, mentions)) for mentions in marshal.loads(found)]
+            yield [list(map(_as_extracted, mentions)) for mentions in codec.loads(found)]
 
 
 class _Readable(NamedTuple):
@@ -384,7 +384,7 @@ class _Readable(NamedTuple):
 
 
 def _readable_part(chunk: list[PassageRecord]) -> bytes:
-    return marshal.dumps([(r.text, r.entities, r.relations, r.tags) for r in chunk])
+    return codec.dumps([(r.text, r.entities, r.relations, r.tags) for r in chunk])
 
 
 _as_extracted = partial(tuple.__new__, Extracted)  # an Extracted from its fields' plain tuple, as marshal gives it
@@ -396,8 +396,8 @@ def _start_extracting(known: list[str]) -> None:
 
 
 def _extract_next(part: bytes) -> bytes:
-    found = _extract_chunk([_Readable(*fields) for fields in marshal.loads(part)], _KNOWN[0])
-    return marshal.dumps([list(map(tuple, mentions)) for mentions in found])
+    found = _extract_chunk([_Readable(*fields) for fields in codec.loads(part)], _KNOWN[0])
+    return codec.dumps([list(map(tuple, mentions)) for mentions in found])
 
 
 def _extract_chunk(chunk: list[PassageRecord] | list[_Readable], spellings: KnownSpellings) -> list[list[Extracted]]:

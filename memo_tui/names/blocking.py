@@ -16,7 +16,6 @@ lost (a test compares with a brute-force pass):
 
 from __future__ import annotations
 
-import marshal
 import math
 import os
 import re
@@ -33,14 +32,14 @@ from rapidfuzz.distance import Levenshtein
 
 from memo_tui.names.keys import digits_of, identity_key, merge_of
 from memo_tui.names.rules import Name, caps_plural_of, one_word_of_name, person_first_word, short_name_of, spelling_key
+from memo_tui.runtime import codec
+from memo_tui.runtime.codec import PAIR_LOW, PAIR_SHIFT, pair_of
 from memo_tui.runtime.processes import second_process
 
 _SUFFIX = re.compile(r"^(.+)\.[a-z0-9]{1,4}$")
 Pair = tuple[int, int]
-# while blocking, a pair of positions (i, j), i < j, is the one number i << SHIFT | j: a set of
-# millions of tuples, each with its two numbers, took a tenth of a large pass's peak
-SHIFT = 32
-LOW = (1 << SHIFT) - 1
+# While blocking, a pair of positions (i, j), i < j, is the one number i << PAIR_SHIFT | j (`codec`),
+# made inline in the loops below: a call a pair would cost more than the packing itself.
 
 
 PARALLEL_MIN = 20_000
@@ -52,11 +51,6 @@ def candidate_pairs(names: list[Name]) -> set[Pair]:
         found = other_pairs(names)
         found.update(edits.result())
         return set(map(pair_of, found))
-
-
-def pair_of(code: int) -> Pair:
-    """The positions (i, j) a pair's number holds (`SHIFT`)."""
-    return code >> SHIFT, code & LOW
 
 
 class EditPairs:
@@ -74,14 +68,14 @@ class EditPairs:
     def __enter__(self) -> EditPairs:
         if len(self._raw) >= PARALLEL_MIN and (os.cpu_count() or 1) >= 2:
             self._pool = second_process()
-            self._future = self._pool.submit(_edit_distance_pairs, marshal.dumps(self._raw))
+            self._future = self._pool.submit(_edit_distance_pairs, codec.dumps(self._raw))
         return self
 
     def result(self) -> array:
         """The pairs' numbers (`pair_of`), each once."""
         if self._future is not None:
             return self._future.result()
-        return _edit_distance_pairs(marshal.dumps(self._raw))
+        return _edit_distance_pairs(codec.dumps(self._raw))
 
     def __exit__(self, *exc) -> None:
         if self._pool is not None:
@@ -99,11 +93,11 @@ def digit_groups(digits: Iterable[tuple[str, ...]]) -> list[list[int]]:
 
 def _within_groups(pairs: set[int], members: list[int], found: set[int]) -> None:
     """Pairs found among a group's own positions, as positions of the whole list (order kept)."""
-    pairs.update(members[code >> SHIFT] << SHIFT | members[code & LOW] for code in found)
+    pairs.update(members[code >> PAIR_SHIFT] << PAIR_SHIFT | members[code & PAIR_LOW] for code in found)
 
 
 def _edit_distance_pairs(packed: bytes) -> array:
-    names = marshal.loads(packed)
+    names = codec.loads(packed)
     keys = [spelling_key(name) for name in names]
     groups = digit_groups(digits_of(identity_key(name)) for name in names)
     del names
@@ -148,7 +142,7 @@ def _other_pairs(pairs: set[int], names: list[Name], eligible: list[int], keys: 
 
 def _add(pairs: set[int], i: int, j: int) -> None:
     if i != j:
-        pairs.add(i << SHIFT | j if i < j else j << SHIFT | i)
+        pairs.add(i << PAIR_SHIFT | j if i < j else j << PAIR_SHIFT | i)
 
 
 def _all_pairs(pairs: set[int], members: list[int]) -> None:
@@ -245,7 +239,7 @@ def _edit_distance(pairs: array, holders: dict[str, int | list[int]]) -> None:
     for key, mine in holders.items():
         if type(mine) is list:
             for i, j in combinations(mine, 2):
-                append(i << SHIFT | j)
+                append(i << PAIR_SHIFT | j)
         by_length[len(key)].append(key)
     for length in sorted(by_length):
         k = _limit(length)
@@ -275,7 +269,7 @@ def _edit_distance(pairs: array, holders: dict[str, int | list[int]]) -> None:
                 for other, _, _ in close:
                     for i in mine:
                         for j in _listed(holders[other]):
-                            append(i << SHIFT | j if i < j else j << SHIFT | i)
+                            append(i << PAIR_SHIFT | j if i < j else j << PAIR_SHIFT | i)
 
 
 def _swaps(pairs: set[int], keys: dict[int, str]) -> None:

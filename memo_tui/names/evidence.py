@@ -108,6 +108,7 @@ class StoreFacts:
     _source_sets: dict[frozenset[str], frozenset[str]] = field(default_factory=dict)  # equal ones are one set
     _source_counts: dict[int, Counter] = field(default_factory=dict)
     _authors_in_all: int | None = None  # how many distinct sources `source_of` holds (None: not counted)
+    _source_lift: float | None = None  # the most a shared source can say in this store (`source_lift`)
 
     @property
     def live(self) -> int:
@@ -133,6 +134,19 @@ class StoreFacts:
         self.text_of, self.external_of, self.surfaces, self.neighbour_cache = {}, {}, {}, {}
         self._sources, self._source_sets, self._source_counts, self._rarity_sums = {}, {}, {}, {}
         self._authors_in_all = None
+        self._source_lift = None
+
+    def source_lift(self) -> float:
+        """The most that an author who wrote both spellings can add to a pair's log-odds here: -ln u,
+        where u is the chance that two of the store's passages have the same source. A likelihood
+        ratio m / u is at most 1 / u (m is a share), so where one source wrote every passage (a package
+        index: u = 1) a shared author says nothing, whatever it said in stores of many authors."""
+        if self._source_lift is None:
+            counts = Counter(self.source_of.values())
+            total = sum(counts.values())
+            chance = sum(n * n for n in counts.values()) / (total * total) if total else 0.0
+            self._source_lift = -math.log(chance) if chance else math.inf
+        return self._source_lift
 
     def want(self, entity_ids: Iterable[int]) -> None:
         """Hold the passages of these entities too (`passages_of`, from `passage_sets`)."""
@@ -210,6 +224,7 @@ class Evidence(NamedTuple):
     answered: tuple[int, int] = (0, 0)
     pooled: float | None = None  # the prior pooled across kinds, when this store's own fit moved it
     fitted_on: int = 0  # how many of this store's pairs of the pattern the fit saw
+    bounded: int = 0  # how many of those can be the same at most, when that held the share down
     # when the two share no neighbour: what the evidence is made of but the prior (its pattern, the
     # log-odds unrounded, shared sources, rare variant, no neighbours, defined in, contrasted in)
     local: tuple | None = None
@@ -234,7 +249,7 @@ class Evidence(NamedTuple):
         if self.shared_sources:
             parts.append(f"{self.shared_sources} author{'s' if self.shared_sources > 1 else ''} wrote both")
         if self.pooled is not None:
-            parts.append(store_note(self.prior, self.pooled, self.fitted_on))
+            parts.append(store_note(self.prior, self.pooled, self.fitted_on, self.bounded))
         text = "; ".join(filter(None, parts))
         merged, answered = self.answered
         if answered:  # last, so that a later pass can restate it (shares.ANSWERED)
@@ -242,16 +257,18 @@ class Evidence(NamedTuple):
         return text
 
 
-STORE_NOTE = re.compile(r"; this store's pairs like this look the same [^;]*")
+STORE_NOTE = re.compile(r"; this store's pairs like this look the same [^;(]*\([^)]*\)")
 
 
-def store_note(share: float, pooled: float, fitted_on: int) -> str:
-    """What a reason says of the store's own share of a pattern, when the fit moved it."""
+def store_note(share: float, pooled: float, fitted_on: int, bounded: int = 0) -> str:
+    """What a reason says of the store's own share of a pattern, when the fit moved it (and when how
+    few things the pairs' names can be held it down: `likelihood.cover`)."""
     if abs(share - pooled) < 0.01:
         return ""
+    most = f", {bounded} of them at most: their names are few things" if bounded else ""
     return (
         f"this store's pairs like this look the same {share:.0%} of the time"
-        f" (fitted on {fitted_on}; {pooled:.0%} across kinds of text)"
+        f" (fitted on {fitted_on}{most}; {pooled:.0%} across kinds of text)"
     )
 
 
@@ -293,10 +310,11 @@ def learned_verdict(score: float, rule: str, reason: str, merges: int) -> tuple[
     return (FOLD, score, LEARNED + rule, f"{reason}; reviewers here merged all {merges} questions like this")
 
 
-def store_shares(observed: Mapping[tuple[str, float], int], answers) -> likelihood.Shares:
+def store_shares(observed: Mapping[tuple[str, float], int], answers, covers: Mapping[str, int]) -> likelihood.Shares:
     """This store's share of same-pairs per pattern, fitted on its candidate pairs and answers
-    (`likelihood.fit`): observed is (pattern, what the pair's evidence adds) -> how many pairs."""
-    return likelihood.fit(observed, answers, pooled_prior)
+    (`likelihood.fit`): observed is (pattern, what the pair's evidence adds) -> how many pairs;
+    covers, pattern -> `likelihood.cover` of those pairs."""
+    return likelihood.fit(observed, answers, pooled_prior, covers)
 
 
 def rescored(found: Evidence, shares: likelihood.Shares) -> Evidence:
@@ -307,6 +325,7 @@ def rescored(found: Evidence, shares: likelihood.Shares) -> Evidence:
         prior=share,
         pooled=pooled_prior(found.pattern),
         fitted_on=shares.pairs.get(found.pattern, 0),
+        bounded=shares.bounded.get(found.pattern, 0),
     )
 
 
@@ -380,7 +399,7 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
         weights["neighbours"] * score
         + (weights["rare_variant"] if rare_variant else 0.0)
         + (weights["contrasted"] if contrasted and not defined else 0.0)
-        + (weights["shared_source"] if shared_sources else 0.0)
+        + (min(weights["shared_source"], facts.source_lift()) if shared_sources else 0.0)
         + (weights["no_neighbours"] if no_neighbours else 0.0)
     )
     made = (pattern, x, shared_sources, rare_variant, no_neighbours, defined, contrasted)

@@ -13,6 +13,13 @@ are pairs whose class is known: they move the fitted share as much as SHARE_PAIR
 them. So a small store keeps the pooled figures, and a store whose pairs of a pattern carry more (or
 less) evidence of sameness than the labelled kinds did moves that pattern's share.
 
+A name is one thing: of a pattern's pairs, a name is the same as a few others at most, its other
+spellings (SPELLINGS), however many names the rule joins it to (`Python` and every package named
+`Python ...`). So the same-pairs of a pattern are at most, over its pairs each given to its name
+with more of them, the pairs each name got, SPELLINGS at most (`cover`), and the fitted share is at
+most that over the pairs. Where a few names are joined to thousands, most of those pairs are
+different things, whatever the pooled share says; pairs of names that meet no other are not bounded.
+
 Only the shares are fitted: fitting the features' ratios too (their m and u) was tried on the
 labelled stores and sank half the true pairs below the floor (the store's mass of different pairs
 pulls a feature's ratio wherever they lie). Deterministic: pairs are counted by (pattern, x) and the
@@ -22,12 +29,14 @@ fit visits those counts in sorted order.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Mapping
-from dataclasses import dataclass
+from collections import Counter
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 
 SHARE_PAIRS = 20.0  # how many pairs a pattern's pooled share weighs as against the store's own
 ROUNDS = 50  # EM rounds at most; a round that moves no share by 1e-6 ends the fit
 SETTLED = 1e-6
+SPELLINGS = 2  # a name is the same as this many others of one pattern at most (`Deb`: `Debbie`, `Deborah`)
 
 
 def _sigmoid(x: float) -> float:
@@ -46,36 +55,54 @@ class Shares:
     share: dict[str, float]  # pattern -> share of same-pairs in this store
     pairs: dict[str, int]  # pattern -> how many of the store's pairs it was fitted on
     pooled: Callable[[str], float]  # pattern -> the share pooled across kinds of text
+    # pattern -> how many of its pairs can be the same at most (`cover`), where that held the share down
+    bounded: dict[str, int] = field(default_factory=dict)
 
     def of(self, pattern: str) -> float:
         found = self.share.get(pattern)
         return self.pooled(pattern) if found is None else found
 
 
+def cover(pairs: Iterable[tuple[int, int]]) -> int:
+    """How many of these pairs (an entity id pair each) can be the same at most, when a name is the
+    same as at most SPELLINGS others: each pair goes to its name with more of them (the larger id on
+    a tie), and each name counts the pairs it got, SPELLINGS at most."""
+    listed = list(pairs)
+    degree = Counter(name for pair in listed for name in pair)
+    touched = Counter(max(pair, key=lambda name: (degree[name], name)) for pair in listed)
+    return sum(min(SPELLINGS, n) for n in touched.values())
+
+
 def fit(
     observed: Mapping[tuple[str, float], int],
     answers: Mapping[str, tuple[int, int]],
     pooled: Callable[[str], float],
+    covers: Mapping[str, int] | None = None,
 ) -> Shares:
     """Fit each pattern's share on the store's pairs (`observed`: (pattern, x) -> how many pairs), its
-    answers (pattern -> (merged, answered)) and the pooled shares."""
+    answers (pattern -> (merged, answered)) and the pooled shares, at most each pattern's cover of
+    its pairs (`covers`, `cover`) over the pairs."""
     by_pattern: dict[str, list[tuple[float, int]]] = {}
     for (pattern, x), count in sorted(observed.items()):
         by_pattern.setdefault(pattern, []).append((x, count))
-    share, pairs = {}, {}
+    share, pairs, bounded = {}, {}, {}
     for pattern in sorted(set(by_pattern) | set(answers)):
         rows = by_pattern.get(pattern, [])
         start, n = pooled(pattern), sum(count for _, count in rows)
+        most = min(1.0, covers[pattern] / n) if covers and n and pattern in covers else 1.0
+        start = min(start, most)
         weight = max(SHARE_PAIRS, n)  # the pairs alone move the pooled share at most halfway
         now = start
         for _ in range(ROUNDS):
             same = sum(count * _sigmoid(_logit(now) + x) for x, count in rows)
-            new = (same + weight * start) / (n + weight)
+            new = min(most, (same + weight * start) / (n + weight))
             settled = abs(new - now) < SETTLED
             now = new
             if settled:
                 break
+        if most < 1.0 and now >= most:
+            bounded[pattern] = covers[pattern]
         merged, answered = answers.get(pattern, (0, 0))
         share[pattern] = round((SHARE_PAIRS * now + merged) / (SHARE_PAIRS + answered), 4)
         pairs[pattern] = n
-    return Shares(share, pairs, pooled)
+    return Shares(share, pairs, pooled, bounded)

@@ -8,14 +8,14 @@ that were not a plain no. A pass finds the partners of the new names through the
 blocking families on those few names, and judges only the pairs that touch a new name; the evidence,
 folds and admission that follow run over every remembered pair, as on a full pass.
 
-Its parts are marshalled values of a few long strings and arrays (quick to read and write whole):
-the names with their tokens as of the last rebuild (the base), the names learned and forgotten since
-(folded into the base when they grow large), and the verdicts.
+Its parts are marshalled values of a few long strings and arrays (quick to read and write whole;
+the formats are `memo_tui.runtime.codec`'s): the names with their tokens as of the last rebuild (the
+base), the names learned and forgotten since (folded into the base when they grow large), and the
+verdicts.
 """
 
 from __future__ import annotations
 
-import marshal
 from array import array
 from bisect import bisect_right
 from collections import defaultdict
@@ -27,27 +27,12 @@ from itertools import compress
 from memo_tui.names import blocking, keys
 from memo_tui.names.blocking import SPELLING_TOKENS, gram_order, name_probes, name_tokens
 from memo_tui.names.rules import NO, Name, judge_pair, known_frequencies, learn_frequencies, spelling_key
+from memo_tui.runtime import codec
+from memo_tui.runtime.codec import ints_of, joined, split
 
 REBUILD_SHARE = 0.1  # the names learned since the base are folded into it when they are this share of it
-SEP = "\x00"  # joins the strings of a part; a name holding it is never remembered (its pass is a full one)
 Pair = tuple[int, int]
 Row = tuple[int, str, str | None, str, list[str]]  # a name remembered: id, name, type, merge key, tokens
-
-
-def int_bytes(values: Iterable[int]) -> bytes:
-    return array("q", values).tobytes()
-
-
-def ints_of(data: bytes) -> array:
-    """The 64-bit integers an array's bytes hold (as `array("q").tobytes()` wrote them)."""
-    out = array("q")
-    out.frombytes(data)
-    return out
-
-
-def _split(text: str, count: int) -> list[str]:
-    """The `count` strings joined into `text` (an empty text is one empty string, or none)."""
-    return text.split(SEP) if count else []
 
 
 @dataclass
@@ -91,7 +76,7 @@ class Names:
         return [(self.ids[bisect_right(self.ends, at)], self.tokens[at]) for at in hits]
 
     def dumps(self) -> tuple:
-        tokens = SEP.join(self.tokens)
+        tokens = joined(self.tokens)
         return _dumped(self.ids, self.names, self.types, self.merges, tokens, self.ends, len(self.tokens))
 
     @classmethod
@@ -99,17 +84,16 @@ class Names:
         ids, names, types, merges, tokens, ends, count = value
         ids = ints_of(ids)
         size = len(ids)
-        kinds = [t or None for t in _split(types, size)]
-        return cls(ids, _split(names, size), kinds, _split(merges, size), _split(tokens, count), ints_of(ends))
+        kinds = [t or None for t in split(types, size)]
+        return cls(ids, split(names, size), kinds, split(merges, size), split(tokens, count), ints_of(ends))
 
 
 def _dumped(ids: array, names: list[str], types: list[str | None], merges: Iterable[str], tokens: str, ends: array,
             count: int) -> tuple:  # fmt: skip
-    """A `Names` as its part keeps it (`tokens`: all of them joined, `count` of them)."""
-    if any(SEP in text for text in names):
-        raise ValueError("a name holds the separator")
-    kinds = SEP.join(t or "" for t in types)
-    return ids.tobytes(), SEP.join(names), kinds, SEP.join(merges), tokens, ends.tobytes(), count
+    """A `Names` as its part keeps it (`tokens`: all of them joined, `count` of them); ValueError if
+    a name holds the separator (a name the extractor never makes: its passes are full ones)."""
+    names_text = joined(names, checked=True)
+    return ids.tobytes(), names_text, joined(t or "" for t in types), joined(merges), tokens, ends.tobytes(), count
 
 
 @dataclass
@@ -222,28 +206,29 @@ def _base_part_of(built: list[Name]) -> tuple[bytes | None, bool]:
     fifth of the pass's peak), and the part is marshalled at once (a quarter of a GB on a million
     names: held as its strings until the pass saved it, it was there twice at the save)."""
     order = gram_order(built)
-    ends, count, joined = array("q"), 0, []
+    ends, count, each = array("q"), 0, []
+    join = codec.SEP.join  # `joined`, bound once: a call a name adds up over a million names
     for n in built:
         tokens = sorted(name_tokens(n, order))
         count += len(tokens)
         ends.append(count)
         if tokens:
-            joined.append(SEP.join(tokens))
-    tokens = SEP.join(joined)
-    del joined
+            each.append(join(tokens))
+    tokens = joined(each)
+    del each
     ids, names, types = array("q", (n.id for n in built)), [n.name for n in built], [n.type for n in built]
     try:
         base = _dumped(ids, names, types, (n.merge for n in built), tokens, ends, count)
     except ValueError:
         return None, False
-    return marshal.dumps((SEP.join(sorted(order, key=order.get)), len(order), base)), True
+    return codec.dumps((joined(sorted(order, key=order.get)), len(order), base)), True
 
 
 def _base_part(memory: NameMemory) -> tuple[bytes | None, bool]:
     """The names part of the memory, marshalled, and whether it can be kept (no name holds the separator)."""
     grams = sorted(memory.order, key=memory.order.get)
     try:
-        return marshal.dumps((SEP.join(grams), len(grams), memory.base.dumps())), True
+        return codec.dumps((joined(grams), len(grams), memory.base.dumps())), True
     except ValueError:
         return None, False
 
@@ -293,7 +278,7 @@ def judge_all(rows: list[tuple[int, str, str | None]], stage: Callable[[bytes], 
             base_part = None
         positions.update(edits.result())
     names = {n.id: n for n in ordered}
-    shift, low = blocking.SHIFT, blocking.LOW
+    shift, low = codec.PAIR_SHIFT, codec.PAIR_LOW  # unpacked inline (`codec.pair_of`): millions of pairs
     said, rejected = _verdicts_of(((ordered[p >> shift].id, ordered[p & low].id) for p in positions), names)
     changes = Changes(said, len(positions), rejected, list(names), [], [], {}, words=known_frequencies())
     changes.base, changes.keepable, changes.staged = base_part, keepable, staged
@@ -306,10 +291,10 @@ def judge_changes(names_part: bytes, learned_part: bytes, rows_part: bytes, word
     (`rows_part`: the namespace's names, id, name and type, marshalled; `words`: the word
     frequencies the pass memory kept)."""
     learn_frequencies(words)
-    rows = marshal.loads(rows_part)
-    order_text, count, base = marshal.loads(names_part)
-    order = {g: r for r, g in enumerate(_split(order_text, count), 1)}
-    forgotten, learned, _ = marshal.loads(learned_part)
+    rows = codec.loads(rows_part)
+    order_text, count, base = codec.loads(names_part)
+    order = {g: r for r, g in enumerate(split(order_text, count), 1)}
+    forgotten, learned, _ = codec.loads(learned_part)
     memory = NameMemory(order, Names.loads(base), set(ints_of(forgotten)), learned)
     live = {entity_id: (name, kind) for entity_id, name, kind in rows}
     fresh = {entity_id: Name(entity_id, *now) for entity_id, now in live.items() if memory.seen.get(entity_id) != now}

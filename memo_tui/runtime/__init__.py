@@ -1,1 +1,1 @@
-"""Runtime helpers: the user's settings, the second process, counters."""
+"""Runtime helpers: the user's settings, the second process, the packed formats, counters."""

@@ -5,7 +5,7 @@ every raw SQL statement, cursor and lock lives in this package. Nothing here imp
 the UI (import contracts in pyproject.toml, checked by `lint-imports`).
 """
 
-from memo_tui.store.connect import is_postgres, resolve_location, sqlite_path
+from memo_tui.store.connect import resolve_location
 from memo_tui.store.models import (
     DEFAULT_NAMESPACE,
     MODELS,
@@ -25,6 +25,7 @@ from memo_tui.store.models import (
     Question,
     Relation,
     db,
+    dialect,
     utcnow,
 )
 from memo_tui.store.state import bump_version, graph_version
@@ -49,9 +50,8 @@ __all__ = [
     "Relation",
     "bump_version",
     "db",
+    "dialect",
     "graph_version",
-    "is_postgres",
     "resolve_location",
-    "sqlite_path",
     "utcnow",
 ]

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 import peewee as pw
 
 from memo_tui.errors import MemoError
+from memo_tui.store.dialects import dialect_of
 from memo_tui.store.models import (
     MODELS,
     Alias,
@@ -69,9 +70,7 @@ def namespaces_of(database: pw.Database) -> list[str]:
 def _snapshot(database: pw.Database):
     """A read transaction: every table read from one state of the source, whatever commits meanwhile
     (SQLite: a deferred transaction's WAL snapshot; PostgreSQL: REPEATABLE READ)."""
-    if isinstance(database, pw.PostgresqlDatabase):
-        return database.atomic(isolation_level="REPEATABLE READ")
-    return database.atomic(lock_type="DEFERRED")
+    return dialect_of(database).snapshot(database)
 
 
 def _where(model: type[pw.Model], namespaces: list[str]):
@@ -83,33 +82,14 @@ def _where(model: type[pw.Model], namespaces: list[str]):
 
 def _sequence_value(database: pw.Database, model: type[pw.Model]) -> int:
     """The highest id the database has handed out for the model's table (deleted rows included)."""
-    table = model._meta.table_name
-    if isinstance(database, pw.PostgresqlDatabase):
-        (sequence,) = database.execute_sql("SELECT pg_get_serial_sequence(%s, 'id')", (table,)).fetchone()
-        value, called = database.execute_sql(f"SELECT last_value, is_called FROM {sequence}").fetchone()
-        return value if called else 0
-    row = database.execute_sql("SELECT seq FROM sqlite_sequence WHERE name = ?", (table,)).fetchone()
-    return row[0] if row else 0
+    return dialect_of(database).sequence_value(database, model._meta.table_name)
 
 
 def _set_sequence(database: pw.Database, model: type[pw.Model], value: int) -> None:
-    table = model._meta.table_name
+    """Never backwards: the target's own ids count too."""
     if value <= 0:
         return
-    if isinstance(database, pw.PostgresqlDatabase):  # never backwards: the target's own ids count too
-        value = max(value, _sequence_value(database, model))
-        database.execute_sql(
-            "SELECT setval(pg_get_serial_sequence(%s, 'id'), GREATEST(%s, "
-            f"(SELECT COALESCE(MAX(id), 0) FROM {table})))",
-            (table, value),
-        )
-        return
-    database.execute_sql("UPDATE sqlite_sequence SET seq = MAX(seq, ?) WHERE name = ?", (value, table))
-    database.execute_sql(
-        "INSERT INTO sqlite_sequence (name, seq) SELECT ?, ? WHERE NOT EXISTS "
-        "(SELECT 1 FROM sqlite_sequence WHERE name = ?)",
-        (table, value, table),
-    )
+    dialect_of(database).raise_sequence(database, model._meta.table_name, value)
 
 
 def copy_namespaces(

@@ -13,13 +13,13 @@ import peewee as pw
 from playhouse.migrate import SchemaMigrator, migrate
 
 from memo_tui.errors import MemoError
-from memo_tui.store.models import MODELS, Meta, Passage, Question, db
+from memo_tui.store.dialects import dialect_of
+from memo_tui.store.models import MODELS, Meta, Passage, Question, db, dialect
 
 SCHEMA_VERSION = 8
 
 ONE_PENDING_INDEX = "question_one_pending_per_pair"
 PASSAGE_SEARCH = "passage_text_search"  # SQLite: the FTS5 table; PostgreSQL: the tsvector index
-SCHEMA_LOCK_CLASS = 0x6D656D73  # "mems": the advisory lock a schema change holds on PostgreSQL
 
 
 def _add_question_likelihood() -> None:
@@ -40,7 +40,7 @@ def _add_question_likelihood() -> None:
 def _one_pending_question_per_pair() -> None:
     """Version 3 -> 4: at most one pending question per pair of sides (either order). Where a store
     already holds several, the oldest stays pending and the later copies go moot."""
-    low, high = _pair_bounds()
+    low, high = dialect().pair_bounds("left_id", "right_id")
     table = Question._meta.table_name
     db.execute_sql(
         f"UPDATE {table} SET status = 'moot' WHERE status = 'pending' AND id NOT IN ("
@@ -49,14 +49,8 @@ def _one_pending_question_per_pair() -> None:
     _create_one_pending_index()
 
 
-def _pair_bounds() -> tuple[str, str]:
-    if isinstance(db.obj, pw.PostgresqlDatabase):
-        return "LEAST(left_id, right_id)", "GREATEST(left_id, right_id)"
-    return "MIN(left_id, right_id)", "MAX(left_id, right_id)"
-
-
 def _create_one_pending_index() -> None:
-    low, high = _pair_bounds()
+    low, high = dialect().pair_bounds("left_id", "right_id")
     db.execute_sql(
         f"CREATE UNIQUE INDEX IF NOT EXISTS {ONE_PENDING_INDEX} ON {Question._meta.table_name} "
         f"(namespace, kind, {low}, {high}) WHERE status = 'pending'"
@@ -78,25 +72,7 @@ def _create_passage_search() -> None:
     """Version 6 -> 7: full-text search of passages, kept in step with the passage table by the
     database itself (triggers on SQLite; an expression index on PostgreSQL), so that ingest, forget,
     rebuild and copy need not know of it. Whole words, any case, no stemming on both backends."""
-    table = Passage._meta.table_name
-    if isinstance(db.obj, pw.PostgresqlDatabase):
-        db.execute_sql(
-            f"CREATE INDEX IF NOT EXISTS {PASSAGE_SEARCH} ON {table} USING GIN (to_tsvector('simple', text))"
-        )
-        return
-    db.execute_sql(
-        f"CREATE VIRTUAL TABLE IF NOT EXISTS {PASSAGE_SEARCH} USING fts5(text, content='{table}', "
-        "content_rowid='id', tokenize='unicode61 remove_diacritics 2')"
-    )
-    db.execute_sql(f"INSERT INTO {PASSAGE_SEARCH}({PASSAGE_SEARCH}) VALUES ('rebuild')")
-    added = f"INSERT INTO {PASSAGE_SEARCH}(rowid, text) VALUES (new.id, new.text)"
-    removed = f"INSERT INTO {PASSAGE_SEARCH}({PASSAGE_SEARCH}, rowid, text) VALUES ('delete', old.id, old.text)"
-    for name, event, body in (
-        ("added", "AFTER INSERT", added),
-        ("removed", "AFTER DELETE", removed),
-        ("changed", "AFTER UPDATE OF text", f"{removed}; {added}"),
-    ):
-        db.execute_sql(f"CREATE TRIGGER IF NOT EXISTS {PASSAGE_SEARCH}_{name} {event} ON {table} BEGIN {body}; END")
+    dialect().create_text_search(db, PASSAGE_SEARCH, Passage._meta.table_name)
 
 
 def _add_unsure() -> None:
@@ -132,8 +108,7 @@ def upgrade(database: pw.Database, data_steps: Mapping[int, Callable[[], None]])
     if _version(database) == SCHEMA_VERSION:
         return
     with database.atomic():
-        if isinstance(database, pw.PostgresqlDatabase):  # two first openings at once: one creates, one waits
-            database.execute_sql("SELECT pg_advisory_xact_lock(%s, 0)", (SCHEMA_LOCK_CLASS,))
+        dialect_of(database).lock_schema(database)
         database.create_tables(MODELS, safe=True)
         row = Meta.get_or_none(Meta.key == "schema_version")
         if row is None:

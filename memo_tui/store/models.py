@@ -1,4 +1,5 @@
-"""The schema: Peewee models bound to one `DatabaseProxy` (`memo_tui.store.connect` binds it).
+"""The schema: Peewee models bound to one `DatabaseProxy` (`memo_tui.store.connect` binds it), and
+the dialect of the database it is bound to.
 
 Every text column is TEXT: SQLite ignores VARCHAR lengths and PostgreSQL enforces them, and ids such
 as markdown's `PATH#slug` have no natural bound.
@@ -10,9 +11,16 @@ from datetime import UTC, datetime
 
 import peewee as pw
 
+from memo_tui.store.dialects import Dialect, dialect_of
+
 db = pw.DatabaseProxy()
 
 DEFAULT_NAMESPACE = "default"
+
+
+def dialect() -> Dialect:
+    """What differs in the bound database: ask it, never the database's class."""
+    return dialect_of(db.obj)
 
 
 def utcnow() -> datetime:
@@ -24,15 +32,11 @@ class StableIdField(pw.AutoField):
     """An id that is never handed out twice, even after the row with the highest id is deleted.
 
     A fold deletes the absorbed entity and its revert puts it back under the same id, so a new row
-    must never take that id in between. PostgreSQL sequences behave so already; SQLite needs
-    AUTOINCREMENT (this is the one SQLite-specific piece of DDL, chosen at table creation).
+    must never take that id in between (`Dialect.stable_id`, chosen at table creation).
     """
 
     def ddl(self, ctx):
-        node = super().ddl(ctx)
-        if isinstance(db.obj, pw.SqliteDatabase):
-            return pw.NodeList((node, pw.SQL("AUTOINCREMENT")))
-        return node
+        return dialect().stable_id(super().ddl(ctx))
 
 
 class BaseModel(pw.Model):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from memo_tui.store.models import Alias, Entity, Fold, Mention, Passage, Relation, db
+from memo_tui.store.models import Alias, Entity, Fold, Mention, Passage, Relation, db, dialect
 from memo_tui.store.statements import prepared, quote, select_in
 
 
@@ -108,22 +108,7 @@ def fold_statements() -> dict[str, str]:
 
 def passages_matching(namespace: str, words: Sequence[str], limit: int) -> list[int]:
     """Ids of the namespace's live passages that hold every word, best first (bm25 / ts_rank)."""
-    import peewee as pw
-
     from memo_tui.store.migrations import PASSAGE_SEARCH
 
-    table, live = Passage._meta.table_name, "p.namespace = {p} AND p.retired_at IS NULL"
-    if isinstance(db.obj, pw.PostgresqlDatabase):
-        query = "plainto_tsquery('simple', %s)"
-        sql = (
-            f"SELECT p.id FROM {table} p WHERE to_tsvector('simple', p.text) @@ {query} AND {live.format(p='%s')} "
-            f"ORDER BY ts_rank(to_tsvector('simple', p.text), {query}) DESC, p.id LIMIT %s"
-        )
-        params = (" ".join(words), namespace, " ".join(words), limit)
-    else:
-        sql = (
-            f"SELECT p.id FROM {PASSAGE_SEARCH} s JOIN {table} p ON p.id = s.rowid "
-            f"WHERE {PASSAGE_SEARCH} MATCH ? AND {live.format(p='?')} ORDER BY bm25({PASSAGE_SEARCH}), p.id LIMIT ?"
-        )
-        params = (" ".join(f'"{word}"' for word in words), namespace, limit)
+    sql, params = dialect().passages_matching(PASSAGE_SEARCH, Passage._meta.table_name, words, namespace, limit)
     return [pid for (pid,) in db.execute_sql(sql, params).fetchall()]

@@ -3,8 +3,9 @@
 Peewee builds SQL anew for every query; on the ingest path, where it is paid for every row, that
 cost dominated. The statements here are plain, portable SQL (RETURNING works on SQLite >= 3.35 and on
 PostgreSQL) with the bound database's own quoting and parameter style, cached per dialect (never per
-connection object: a closed database's id can be reused by one of another kind). Lists of ids are
-always sent in slices, so no statement grows with the store.
+connection object: a closed database's id can be reused by one of another kind); where the SQL must
+differ, the dialect (`memo_tui.store.dialects`) gives it. Lists of ids are always sent in slices, so
+no statement grows with the store.
 """
 
 from __future__ import annotations
@@ -12,22 +13,17 @@ from __future__ import annotations
 import gc
 import threading
 from collections.abc import Iterable, Iterator, Sequence
-from contextlib import contextmanager, suppress
+from contextlib import contextmanager
 from datetime import datetime
 
 import peewee as pw
 
-from memo_tui.store.models import db
+from memo_tui.store.models import db, dialect
 
 
 def quote(name: str) -> str:
     """A table or column name quoted for the bound database."""
     return db.get_sql_context().sql(pw.Entity(name)).query()[0]
-
-
-def dialect() -> str:
-    """What a statement's text depends on: the kind of database (its quoting and placeholder)."""
-    return type(db.obj).__name__
 
 
 def as_datetime(value: datetime | str | None) -> datetime | None:
@@ -42,26 +38,26 @@ class Inserter:
 
     def __init__(self, model: type[pw.Model], fields: Sequence[str]) -> None:
         meta = model._meta
-        self._times = [at for at, name in enumerate(fields) if isinstance(meta.fields[name], pw.DateTimeField)]
+        bound = dialect()
+        self._times = (  # where the driver adapts datetimes itself, none to convert
+            [at for at, name in enumerate(fields) if isinstance(meta.fields[name], pw.DateTimeField)]
+            if bound.datetimes_as_text
+            else []
+        )
         self._last: tuple[datetime | None, str] = (None, "")  # the last datetime made text, and its text
         columns = ", ".join(quote(meta.fields[name].column_name) for name in fields)
         params = ", ".join([db.param] * len(fields))
         self._sql = f"INSERT INTO {quote(meta.table_name)} ({columns}) VALUES ({params})"
         key, table = quote(meta.primary_key.column_name), quote(meta.table_name)
         self._returning = f"{self._sql} RETURNING {key}"
-        self._keyed = f"INSERT INTO {table} ({key}, {columns}) VALUES ({db.param}, {params})"
-        # the id SQLite's AUTOINCREMENT gives next: past every id in the table and every id it ever gave
-        self._next_id = (
-            f"SELECT max(coalesce((SELECT seq FROM sqlite_sequence WHERE name = '{meta.table_name}'), 0),"
-            f" coalesce((SELECT max({key}) FROM {table}), 0)) + 1"
-        )
+        self._write_ids = bound.id_writer(meta.table_name, table, key, columns, params)
 
     def _convert(self, values: Sequence) -> Sequence:
-        """A row as the driver takes it. On SQLite a datetime is the 'YYYY-MM-DD HH:MM:SS[.ffffff]'
-        text Peewee itself reads back, the last one made kept: a chunk's rows share their write time,
-        and str() then runs once a chunk, not once a row. PostgreSQL's driver adapts datetimes
-        itself; every other value the hot paths write (str, int, float, bool, None) goes as it is."""
-        if not self._times or isinstance(db.obj, pw.PostgresqlDatabase):
+        """A row as the driver takes it. Where raw rows carry datetimes as text (SQLite) a datetime is
+        the 'YYYY-MM-DD HH:MM:SS[.ffffff]' text Peewee itself reads back, the last one made kept: a
+        chunk's rows share their write time, and str() then runs once a chunk, not once a row.
+        Every other value the hot paths write (str, int, float, bool, None) goes as it is."""
+        if not self._times:
             return values
         row = list(values)
         for at in self._times:
@@ -80,22 +76,11 @@ class Inserter:
         return cursor.fetchall()[0][0]  # drain: a RETURNING statement completes on its last step
 
     def ids(self, rows: Sequence[Sequence]) -> list[int]:
-        """Insert rows and return their ids, in order; the caller holds the store's write lock (a
-        `writing` transaction). PostgreSQL: one pipelined executemany (not a round trip to the server
-        per row); SQLite: the ids AUTOINCREMENT would give, written in one executemany (the order of
-        a multi-row RETURNING is not defined there, and one statement a row pays a statement's overhead for each)."""
+        """Insert rows and return their ids, in order, in one executemany (`Dialect.id_writer`); the
+        caller holds the store's write lock (a `writing` transaction)."""
         if not rows:
             return []
-        cursor = db.cursor()
-        if not isinstance(db.obj, pw.PostgresqlDatabase):
-            first = cursor.execute(self._next_id).fetchone()[0]
-            cursor.executemany(self._keyed, [(first + at, *self._convert(row)) for at, row in enumerate(rows)])
-            return list(range(first, first + len(rows)))
-        cursor.executemany(self._returning, [self._convert(row) for row in rows], returning=True)
-        found = [cursor.fetchone()[0]]
-        while cursor.nextset():
-            found.append(cursor.fetchone()[0])
-        return found
+        return self._write_ids(db.cursor(), [self._convert(row) for row in rows])
 
     def many(self, rows: Iterable[Sequence]) -> None:
         """Insert many rows in one executemany call."""
@@ -110,9 +95,10 @@ class LazyInserter:
         self._by_dialect: dict[str, Inserter] = {}
 
     def _inserter(self) -> Inserter:
-        inserter = self._by_dialect.get(dialect())
+        name = dialect().name
+        inserter = self._by_dialect.get(name)
         if inserter is None:
-            inserter = self._by_dialect[dialect()] = Inserter(*self._args)
+            inserter = self._by_dialect[name] = Inserter(*self._args)
         return inserter
 
     def one(self, values) -> int:
@@ -169,7 +155,7 @@ _PREPARED: dict[tuple[str, str], str] = {}
 def prepared(name: str, build) -> str:
     """A statement built once per dialect by `build(t, c, p)`: t(model) quotes a table,
     c(model, field) a column, p is the parameter placeholder."""
-    key = (dialect(), name)
+    key = (dialect().name, name)
     if key not in _PREPARED:
 
         def table(model: type[pw.Model]) -> str:
@@ -197,20 +183,11 @@ def run_count(sql: str, params: Sequence = ()) -> int:
 
 
 def refresh_statistics() -> None:
-    """Let SQLite's planner know how the rows spread (ANALYZE) once the passages have doubled since
-    it last looked. Without it a pass reads a namespace through the namespace index row by row, even
+    """Let the planner know how the rows spread (SQLite: ANALYZE once the passages have doubled since
+    it last looked). Without it a pass reads a namespace through the namespace index row by row, even
     when the namespace is the whole table, where a scan reads far less. PostgreSQL keeps its own
-    (autovacuum). A store too busy to take it keeps the statistics it had: they are only a hint."""
-    if isinstance(db.obj, pw.PostgresqlDatabase):
-        return
-    try:
-        analysed = db.execute_sql("SELECT 1 FROM sqlite_master WHERE name = 'sqlite_stat1'").fetchone()
-        stat = analysed and db.execute_sql("SELECT stat FROM sqlite_stat1 WHERE tbl = 'passage'").fetchone()
-        (rows,) = db.execute_sql("SELECT coalesce(max(id), 0) FROM passage").fetchone()
-        if rows and rows >= 2 * (int(stat[0].split()[0]) if stat else 0):
-            db.execute_sql("ANALYZE")
-    except pw.OperationalError:
-        pass
+    (autovacuum)."""
+    dialect().refresh_statistics(db)
 
 
 def rows_of(query: pw.Query) -> list[tuple]:
@@ -222,25 +199,12 @@ _gc_lock = threading.Lock()
 _gc_pauses = [0, False]  # steps running with the collector paused; whether it was on before the first
 
 
-BULK_CACHE_KIB = 65536  # SQLite's page cache while a bulk write runs (its default is 2,000 KiB)
-
-
-@contextmanager
-def bulk_write_cache() -> Iterator[None]:
-    """A larger page cache on this SQLite connection while a bulk write runs, its own size again
+def bulk_write_cache():
+    """A larger page cache on this connection while a bulk write runs (SQLite), its own size again
     after it. The mention index takes each chunk's rows scattered by entity: with its pages held, a
     chunk's inserts stop reading back the pages the last chunk's wrote. PostgreSQL keeps its own
     buffers."""
-    if isinstance(db.obj, pw.PostgresqlDatabase):
-        yield
-        return
-    (before,) = db.execute_sql("PRAGMA cache_size").fetchone()
-    db.execute_sql(f"PRAGMA cache_size = -{BULK_CACHE_KIB}")
-    try:
-        yield
-    finally:
-        with suppress(pw.DatabaseError):  # a connection that failed keeps its cache and the write's error
-            db.execute_sql(f"PRAGMA cache_size = {int(before)}")
+    return dialect().bulk_write_cache(db)
 
 
 @contextmanager

@@ -23,11 +23,13 @@ from itertools import chain
 
 import numpy as np
 
+from memo_tui.runtime.codec import PAIR_LOW, PAIR_SHIFT
+
 _MIX = tuple(np.uint64(m) for m in (0x9E3779B97F4A7C15, 0xC2B2AE3D27D4EB4F, 0x165667B19E3779F9))
 _SHIFT = np.uint64(32)
 _STEP = 8192  # lists turned into 3-grams at a time (bounds the temporaries)
 _PAIRS_STEP = 1 << 22  # candidate pairs expanded at a time
-_LOW = np.int64(0xFFFFFFFF)
+_LOW = np.int64(PAIR_LOW)
 CHEAP_CANDIDATES = 8  # candidates per set below which a family's own index drives the join alone
 
 
@@ -119,10 +121,10 @@ class Plan:
         tight = 2 * threshold / (1 + threshold)
         indexing = sizes - _ceil(tight * sizes) + 1 - unique
         keys = owners[shared]  # made in place: each temporary is as long as the shared entries
-        keys <<= 32
+        keys <<= PAIR_SHIFT  # (owner, rank) as one number (`codec`'s pairs), sorted as the pairs would be
         keys |= entry_rank[shared]
         keys.sort()
-        self.shared_owners, self.shared_ranks = keys >> 32, keys & _LOW
+        self.shared_owners, self.shared_ranks = keys >> PAIR_SHIFT, keys & _LOW
         place = _first_places(self.shared_owners, count)
         probe = place < probing[self.shared_owners]
         index = place < indexing[self.shared_owners]

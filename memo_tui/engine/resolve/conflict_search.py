@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-import marshal
 import math
 import sys
 import zlib
@@ -46,7 +45,8 @@ from memo_tui.engine.conflicts import (
 from memo_tui.engine.graph.opening import open_store
 from memo_tui.engine.resolve.pass_memory import keep_data, kept, signature_of
 from memo_tui.names.evidence import conflict_likelihood, yield_of
-from memo_tui.names.name_memory import ints_of
+from memo_tui.runtime import codec
+from memo_tui.runtime.codec import float_bytes, floats_of, int_bytes, ints_of
 from memo_tui.runtime.config import section
 from memo_tui.store import Meta, Passage, PassMemory, Question, Relation, db, graph_version, utcnow
 from memo_tui.store.connect import bound_location
@@ -182,20 +182,18 @@ class SearchMemory:
 
 def _findings_dumps(found: list[Finding]) -> tuple:
     return (
-        array("q", (f.left for f in found)).tobytes(),
-        array("q", (f.right for f in found)).tobytes(),
-        array("d", (f.score for f in found)).tobytes(),
+        int_bytes(f.left for f in found),
+        int_bytes(f.right for f in found),
+        float_bytes(f.score for f in found),
         [(f.kind, f.rule, f.reason) for f in found],
     )
 
 
 def _findings_loads(value: tuple) -> list[Finding]:
     left, right, scores, said = value
-    score = array("d")
-    score.frombytes(scores)
     return [
         Finding(kind, a, b, s, rule, reason)
-        for a, b, s, (kind, rule, reason) in zip(ints_of(left), ints_of(right), score, said, strict=True)
+        for a, b, s, (kind, rule, reason) in zip(ints_of(left), ints_of(right), floats_of(scores), said, strict=True)
     ]
 
 
@@ -231,10 +229,10 @@ def kept_parts(memory: SearchMemory) -> list[tuple[str, bytes]]:
     if len(memory.searched) > REBUILD_SHARE * max(1, len(memory.base.ids)):
         memory.rebuild()
     searched = {p: (e.entities, e.title, e.prefixes[0], e.prefixes[1]) for p, e in memory.searched.items()}
-    forgotten = array("q", sorted(memory.forgotten)).tobytes()
-    parts = [("search", marshal.dumps((list(memory.orders), memory.base.dumps())))] if memory.rebuilt else []
+    forgotten = int_bytes(sorted(memory.forgotten))
+    parts = [("search", codec.dumps((list(memory.orders), memory.base.dumps())))] if memory.rebuilt else []
     since = (forgotten, searched, _findings_dumps(memory.found), sorted(memory.flagged))
-    return [*parts, ("searched", marshal.dumps(since))]
+    return [*parts, ("searched", codec.dumps(since))]
 
 
 def save(namespace: str, parts: list[tuple[str, bytes]]) -> None:
@@ -288,9 +286,7 @@ def remember_full(passages: list[Live], signatures: dict[int, int], found: list[
 
 def _array(values) -> array:
     """A numpy array of int64 as an array of 'q'."""
-    out = array("q")
-    out.frombytes(values.astype("int64").tobytes())
-    return out
+    return ints_of(values.astype("int64").tobytes())
 
 
 def _flagged(passage: Live) -> bool:
@@ -420,7 +416,7 @@ class Named(Mapping):
 def named_part(named: dict[int, set[int]]) -> tuple[bytes, bytes, bytes]:
     """`named` as three arrays' bytes (ids, ends, entities): quick to hand to another process (`Named`)."""
     ends, entities = array("q", accumulate(map(len, named.values()))), array("q", chain.from_iterable(named.values()))
-    return array("q", named).tobytes(), ends.tobytes(), entities.tobytes()
+    return int_bytes(named), ends.tobytes(), entities.tobytes()
 
 
 def look_alikes_elsewhere(location: str, namespace: str, live: bytes, named: tuple, signatures: tuple) -> tuple | None:
@@ -515,9 +511,9 @@ def begin(
         search.single, search.passages = _single_valued(namespace, live)
         location = bound_location()
         if location is not None:
-            signatures_part = (array("q", signatures).tobytes(), array("q", signatures.values()).tobytes())
+            signatures_part = (int_bytes(signatures), int_bytes(signatures.values()))
             search.pending = elsewhere(
-                look_alikes_elsewhere, location, namespace, array("q", live).tobytes(), named_part(named),
+                look_alikes_elsewhere, location, namespace, int_bytes(live), named_part(named),
                 signatures_part,
             )  # fmt: skip
             if search.pending is not None:

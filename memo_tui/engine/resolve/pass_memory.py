@@ -4,16 +4,15 @@ tokens and verdicts), and of the evidence, which entities' passages and which pa
 what they were, the asks kept by what their evidence was made of, and the hopeless ones left unread.
 
 It is kept in the store (`PassMemory`) in parts, each a marshalled value (quick to read and write
-whole), all written in one transaction at the end of a pass. Each part carries a tag naming the
-format (`FORMAT`: raised by any change to what is kept or to the rules that made it), the release
-and the Python that wrote it (marshal's format is Python's own); a part with another tag is never
-read, and the pass is then a full one.
+whole; `memo_tui.runtime.codec` describes the formats), all written in one transaction at the end of
+a pass. Each part carries a tag naming the format (`FORMAT`: raised by any change to what is kept or
+to the rules that made it), the release and the Python that wrote it (marshal's format is Python's
+own); a part with another tag is never read, and the pass is then a full one.
 """
 
 from __future__ import annotations
 
 import hashlib
-import marshal
 import os
 import sys
 from array import array
@@ -32,7 +31,9 @@ from memo_tui import __version__
 from memo_tui.engine.graph.opening import open_store
 from memo_tui.errors import MemoError
 from memo_tui.names import evidence, rules
-from memo_tui.names.name_memory import Changes, Pair, drop_verdicts, int_bytes, ints_of, judge_all, judge_changes
+from memo_tui.names.name_memory import Changes, Pair, drop_verdicts, judge_all, judge_changes
+from memo_tui.runtime import codec
+from memo_tui.runtime.codec import int_bytes, ints_of
 from memo_tui.runtime.processes import second_process
 from memo_tui.store import Entity, PassMemory, db
 from memo_tui.store.connect import bound_location
@@ -51,7 +52,7 @@ def _tag() -> str:
 def kept(namespace: str, part: str, tag: str):
     """The value a pass kept under this part of the memory, or None (nothing kept, or another tag)."""
     data = _kept_data(namespace, part, tag)
-    return None if data is None else marshal.loads(data)
+    return None if data is None else codec.loads(data)
 
 
 def is_kept(namespace: str, part: str, tag: str) -> bool:
@@ -88,7 +89,7 @@ CHUNK = 1 << 24  # bytes a row holds: the driver copies what it writes, and SQLi
 
 def keep(namespace: str, part: str, tag: str, value) -> None:
     """Write a part's value (marshalled: `keep_data`)."""
-    keep_data(namespace, part, tag, marshal.dumps(value))
+    keep_data(namespace, part, tag, codec.dumps(value))
 
 
 def keep_data(namespace: str, part: str, tag: str, marshalled: bytes) -> None:
@@ -478,7 +479,7 @@ class Judging:
             self._stage_verdicts(self._all, self._all.said)
         elif self._pool is not None:
             # the rows marshalled: plain values cost a second process less to take than pickled ones
-            rows_part, location = marshal.dumps(rows), bound_location()
+            rows_part, location = codec.dumps(rows), bound_location()
             learned, words = self._parts[0], self._words
             if location is None:  # a store only this process sees
                 self._future = self._pool.submit(judge_changes, self._names_part(), learned, rows_part, words)
@@ -500,8 +501,8 @@ class Judging:
         """The verdicts the memory holds: the base's, the ids of its names forgotten since, and the
         verdicts touching the names learned since (read once)."""
         if self._kept_verdicts is None:
-            forgotten, _, recent = marshal.loads(self._parts[0])
-            self._kept_verdicts = marshal.loads(self._parts[1]), forgotten, recent
+            forgotten, _, recent = codec.loads(self._parts[0])
+            self._kept_verdicts = codec.loads(self._parts[1]), forgotten, recent
         return self._kept_verdicts
 
     def remembered(self) -> Callable[[Pair], tuple | None]:
@@ -535,7 +536,7 @@ class Judging:
         here, where the pass holds the least, not at the save (millions of them take a tenth of a GB
         to marshal)."""
         if changes.staged:
-            stage(self._namespace, "verdicts", _tag(), marshal.dumps(verdicts))
+            stage(self._namespace, "verdicts", _tag(), codec.dumps(verdicts))
 
     def result(self) -> Judged:
         if self._all is not None:
@@ -551,7 +552,7 @@ class Judging:
             except Exception:  # it could not judge them (its store, the process itself): here, then
                 found = None
         if found is None:
-            found = judge_changes(self._names_part(), learned_part, marshal.dumps(self._rows), self._words)
+            found = judge_changes(self._names_part(), learned_part, codec.dumps(self._rows), self._words)
         self._parts = self._kept_verdicts = None  # tens of MB on a large store: let go once read
         changes = self._staged(found)
         # less those of names forgotten since the base or stale now (one sweep of the base's); then this pass's

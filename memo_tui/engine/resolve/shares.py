@@ -3,7 +3,7 @@ taken into the pending questions' likelihood, rank and reason."""
 
 from __future__ import annotations
 
-from collections import Counter
+from collections import Counter, defaultdict
 
 from peewee import fn
 
@@ -25,14 +25,22 @@ def store_shares(namespace: str, asks: list[Ask], kept: dict[Kept, PairList], re
     answers, priors = reading.answers, reading.priors
     unread = {id(found) for found in priors.values() if found is not None}
     observed: Counter = Counter((q.evidence.pattern, q.evidence.logit) for q in asks if id(q.evidence) not in unread)
+    edges: dict[str, list] = defaultdict(list)  # pattern -> its pairs, for the bound a matching sets
+    for q in asks:
+        if id(q.evidence) not in unread:
+            edges[q.evidence.pattern].append((q.left.id, q.right.id))
     for (rule, _, local, meet), pairs in kept.items():
         if pairs and local is not None and (meet or hopeless(rule, answers, priors) is None):
             observed[local[0], round(local[1], 4)] += len(pairs)
-    asked = Question.select(fn.COALESCE(Question.pattern, Question.rule), Question.evidence).where(
-        (Question.namespace == namespace) & (Question.kind == ENTITY_PAIR) & (Question.status == "pending")
-    )
-    observed.update((pattern, round(x or 0.0, 4)) for pattern, x in asked.tuples())
-    return evidence.store_shares(observed, answers)
+            edges[local[0]].extend(pairs)
+    asked = Question.select(
+        fn.COALESCE(Question.pattern, Question.rule), Question.evidence, Question.left_id, Question.right_id
+    ).where((Question.namespace == namespace) & (Question.kind == ENTITY_PAIR) & (Question.status == "pending"))
+    for pattern, x, left, right in asked.tuples():
+        observed[pattern, round(x or 0.0, 4)] += 1
+        edges[pattern].append((left, right))
+    covers = {pattern: likelihood.cover(pairs) for pattern, pairs in edges.items()}
+    return evidence.store_shares(observed, answers, covers)
 
 
 def reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]], shares: likelihood.Shares) -> None:
@@ -47,7 +55,9 @@ def reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]], shares:
         merged, answered = answers.get(rule, (0, 0))
         share = shares.of(rule)
         new = round(evidence.sigmoid(evidence.logit(share) + (extra or 0.0)), 4)
-        note = evidence.store_note(share, evidence.pooled_prior(rule), shares.pairs.get(rule, 0))
+        note = evidence.store_note(
+            share, evidence.pooled_prior(rule), shares.pairs.get(rule, 0), shares.bounded.get(rule, 0)
+        )
         said = evidence.STORE_NOTE.sub("", reason.split(ANSWERED)[0]) + (f"; {note}" if note else "")
         said += f"{ANSWERED}{merged} of {answered} questions like this" if answered else ""
         if new != old or said != reason:
