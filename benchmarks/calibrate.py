@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from memo_tui.engine.graph.opening import open_store  # noqa: E402
-from memo_tui.engine.resolve import resolver  # noqa: E402
+from memo_tui.engine.resolve import reads  # noqa: E402
 from memo_tui.names import evidence  # noqa: E402
 from memo_tui.names.rules import Name, judge_pair  # noqa: E402
 from memo_tui.quality.kinds import KINDS, Kind, build  # noqa: E402
@@ -59,11 +59,11 @@ def namespace_features(namespace: str, labels: list[dict]) -> list[Row]:
     ids = {n: i for i, n in Entity.select(Entity.id, Entity.name).where(Entity.namespace == namespace).tuples()}
     pairs = [(r, ids[r["a"]], ids[r["b"]]) for r in labels if r["same"] is not None and r["a"] in ids and r["b"] in ids]
     wanted = {x for _, a, b in pairs for x in (a, b)}
-    live, sources = resolver.live_sources(namespace)
-    passages, named = resolver.mention_sets(resolver.live_mentions(namespace, live))
+    live, sources = reads.live_sources(namespace)
+    passages, named = reads.mention_sets(reads.live_mentions(namespace, live))
     counts = {eid: len(pids) for eid, pids in passages.items()}
-    facts = resolver.store_facts(wanted, passages, named, sources, counts)
-    resolver.joint_texts(facts, [(a, b) for _, a, b in pairs])
+    facts = reads.store_facts(wanted, passages, named, sources, counts)
+    reads.joint_texts(facts, [(a, b) for _, a, b in pairs])
     names_of = {i: n for n, i in ids.items()}
     out = []
     for row, a, b in pairs:

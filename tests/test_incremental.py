@@ -12,7 +12,8 @@ from conftest import drop_pg_database, pg_database
 
 from memo_tui.engine.graph.opening import open_store
 from memo_tui.engine.ingest import ingest_records
-from memo_tui.engine.resolve import conflict_search, pass_memory, resolver
+from memo_tui.engine.resolve import conflict_search, pass_memory
+from memo_tui.engine.resolve import early as early_asks
 from memo_tui.engine.resolve.resolver import resolve
 from memo_tui.engine.review import decisions
 from memo_tui.errors import MemoError
@@ -172,13 +173,13 @@ def test_an_incremental_pass_leaves_the_store_as_a_full_pass_does(two_stores, se
         monkeypatch.setattr(pass_memory, "judge_changes", lambda *a: judged_here.append(1) or judge_changes(*a))
         # every remembered ask the visit weighs is weighed early, however quick the judging is
         monkeypatch.setattr(pass_memory.Judging, "busy", lambda self: self._future is not None)
-        weigh_early = resolver._weigh_early
+        weigh_early = early_asks.weigh_early
 
         def noted_early(*args):
             early.append(weigh_early(*args))
             return early[-1]
 
-        monkeypatch.setattr(resolver, "_weigh_early", noted_early)
+        monkeypatch.setattr(early_asks, "weigh_early", noted_early)
         finish = conflict_search.finish
 
         def noted(search):

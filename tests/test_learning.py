@@ -4,7 +4,7 @@ the pass folds the rest of that pattern itself, as `learned` folds that revert l
 import pytest
 
 from memo_tui.engine.ingest import ingest_records
-from memo_tui.engine.resolve import resolver
+from memo_tui.engine.resolve import admission
 from memo_tui.engine.resolve.resolver import resolve
 from memo_tui.engine.review import decisions
 from memo_tui.engine.review.queue import pending
@@ -114,7 +114,7 @@ def test_the_incremental_pass_folds_what_a_full_pass_folds_once_a_pattern_is_lea
 @pytest.fixture
 def no_plausible_budget(monkeypatch):
     """A store as a large one is: under the floor, only teaching serves."""
-    monkeypatch.setattr(resolver, "SMALL_QUEUE", 0)
+    monkeypatch.setattr(admission, "SMALL_QUEUE", 0)
 
 
 def test_a_small_store_gets_every_plausible_question(store):

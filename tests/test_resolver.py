@@ -7,14 +7,8 @@ from graphrows import graph_rows, question_between
 
 from memo_tui.engine.graph.passages import retire
 from memo_tui.engine.ingest import ingest_records
-from memo_tui.engine.resolve.resolver import (
-    joint_texts,
-    live_mentions,
-    live_sources,
-    mention_sets,
-    resolve,
-    store_facts,
-)
+from memo_tui.engine.resolve.reads import joint_texts, live_mentions, live_sources, mention_sets, store_facts
+from memo_tui.engine.resolve.resolver import resolve
 from memo_tui.engine.review import decisions
 from memo_tui.engine.review.queue import pending
 from memo_tui.names import evidence

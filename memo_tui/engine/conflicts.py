@@ -40,6 +40,7 @@ from memo_tui.errors import MemoError
 from memo_tui.runtime.config import section
 from memo_tui.runtime.processes import second_process
 from memo_tui.store import Entity, Mention, Passage, Relation
+from memo_tui.store.kinds import CONTRADICTION, DUPLICATE, PassageKind
 from memo_tui.store.rows import tuples
 from memo_tui.store.statements import as_datetime, paused_gc, rows_of, slices
 
@@ -54,7 +55,6 @@ SAME_ENTITIES = 0.5  # Jaccard of the two passages' entity sets
 SINGLE_VALUED = ("owned_by", "owner", "version", "status", "lead", "located_in")
 NEGATIONS = frozenset({"not", "never", "no", "none", "nobody", "cannot", "deprecated", "removed", "disabled"})
 PARALLEL_MIN = 5000  # live passages from which the two searches run in two processes
-PASSAGE_KINDS = ("duplicate", "contradiction")
 FAMILY = 3  # passages on one template from which they are a series, not a pair
 TIMELINE = "timeline"  # the rule of the questions a timeline is asked with
 TIMELINE_MAX = 12  # values one timeline holds: a queue item shows up to `clusters.MAX_MEMBERS` passages
@@ -235,7 +235,7 @@ def _negation_change(left_text: str, right_text: str, added: bool) -> str:
 
 @dataclass
 class Finding:
-    kind: str  # duplicate / contradiction
+    kind: PassageKind
     left: int  # passage row ids, older first
     right: int
     score: float
@@ -359,7 +359,7 @@ def assemble(
         if timeline:
             findings.update((frozenset((f.left, f.right)), f) for f in timeline)
             continue
-        repeats = [f for f in members_findings if f.kind == "duplicate"]
+        repeats = [f for f in members_findings if f.kind == DUPLICATE]
         if repeats:
             newest = max(repeats, key=lambda f: (by_id[f.right].created_at, f.right, by_id[f.left].created_at, f.left))
             size = len({x for f in members_findings for x in (f.left, f.right)})
@@ -372,7 +372,7 @@ def assemble(
         shared = named.get(finding.left, set()) & named.get(finding.right, set())
         finding.impact = max((counts[eid] for eid in shared if counts[eid] <= boilerplate), default=1)
         finding.left_name, finding.right_name = by_id[finding.left].external_id, by_id[finding.right].external_id
-    return sorted(findings.values(), key=lambda f: (f.kind != "contradiction", -f.impact, -f.score, f.left, f.right))
+    return sorted(findings.values(), key=lambda f: (f.kind != CONTRADICTION, -f.impact, -f.score, f.left, f.right))
 
 
 def _timeline(series: list[Finding], by_id: dict[int, Live]) -> list[Finding]:
@@ -462,7 +462,7 @@ def classify(a: Live, b: Live, named, duplicate: float | None, near: float | Non
                 return finding
     if duplicate is not None and (left.source or "") != (right.source or ""):
         reason = f"{duplicate:.0%} of their word 3-grams are shared; sources {left.source} and {right.source}"
-        return Finding("duplicate", left.id, right.id, duplicate, "duplicate-3gram", reason)
+        return Finding(DUPLICATE, left.id, right.id, duplicate, "duplicate-3gram", reason)
     return None
 
 
@@ -485,10 +485,10 @@ def _contradiction(left: Live, right: Live, near: float) -> Finding | None:
         if set(only_left) & set(only_right):
             return None  # a value moved along (`from 4.2.0 to 5.0.0` / `from 5.0.0 to 6.0.0`): a history
         what = _value_change(left.text, right.text)
-        return Finding("contradiction", left.id, right.id, near, "differs-number", what)
+        return Finding(CONTRADICTION, left.id, right.id, near, "differs-number", what)
     added = any(_is_negation(w) for w in only_right)
     reason = _negation_change(left.text, right.text, added)
-    return Finding("contradiction", left.id, right.id, near, "differs-negation", reason)
+    return Finding(CONTRADICTION, left.id, right.id, near, "differs-negation", reason)
 
 
 def _may_be_said(word: str) -> bool:
@@ -561,7 +561,7 @@ def revert_conflicts(passages: list[Live]) -> list[Finding]:
             undone = f'"{_short(title)}" ({original.external_id})'
             reason = f"{p.external_id} undoes {undone}: the change it made no longer holds"
             left, right = _ordered(original, p)
-            out.append(Finding("contradiction", left.id, right.id, 1.0, "revert", reason))
+            out.append(Finding(CONTRADICTION, left.id, right.id, 1.0, "revert", reason))
     return out
 
 
@@ -575,7 +575,7 @@ def declared_conflicts(passages: list[Live]) -> list[Finding]:
                 left, right = _ordered(p, other)
                 out.append(
                     Finding(
-                        "contradiction",
+                        CONTRADICTION,
                         left.id,
                         right.id,
                         1.0,
@@ -619,5 +619,5 @@ def single_valued_conflicts(by_id: dict[int, Live]) -> list[Finding]:
                         f"{names.get(src, src)} {predicate.replace('_', ' ')}: {names.get(old, old)} → "
                         f"{names.get(new, new)} ('{predicate}' takes one value; {a.external_id}, then {b.external_id})"
                     )
-                    out.append(Finding("contradiction", a.id, b.id, 1.0, f"single-valued:{predicate}", reason))
+                    out.append(Finding(CONTRADICTION, a.id, b.id, 1.0, f"single-valued:{predicate}", reason))
     return out

@@ -20,13 +20,14 @@ from dataclasses import replace
 from memo_tui.engine.graph.entities import require
 from memo_tui.engine.graph.folds import active_mention_count, canonical_order
 from memo_tui.engine.ingest import IngestReport, ingest_records
-from memo_tui.engine.resolve.resolver import SETTLED_KINDS, answer_counts
+from memo_tui.engine.resolve.reads import answer_counts
 from memo_tui.engine.review import decisions
 from memo_tui.engine.review.decisions import kept_apart
 from memo_tui.engine.review.queue import QuestionView, view
 from memo_tui.errors import MemoError
 from memo_tui.names import evidence
 from memo_tui.store import Decision, Passage, Question, utcnow
+from memo_tui.store.kinds import DUPLICATE, ENTITY_PAIR, PASSAGE_KINDS, REJECT, SETTLED_KINDS
 from memo_tui.store.locks import writing
 from memo_tui.store.rows import tuples
 from memo_tui.text.sources import PassageRecord
@@ -55,7 +56,7 @@ def propose(namespace: str, left: str, right: str, kind: str, reason: str, agent
             raise MemoError(f"{left!r} and {right!r} are already one entity ({a.name!r})")
         settled = kept_apart(namespace, a.id, b.id, SETTLED_KINDS)
         if settled is not None:
-            verdict = "kept apart" if settled.kind == "reject" else "kept both, as they are"
+            verdict = "kept apart" if settled.kind == REJECT else "kept both, as they are"
             raise MemoError(
                 f"{a.name!r} / {b.name!r} were already settled by a reviewer: {verdict} "
                 f"(decision {settled.decision_id}); revert that decision to ask again"
@@ -65,7 +66,7 @@ def propose(namespace: str, left: str, right: str, kind: str, reason: str, agent
         )
         asked = Question.get_or_none(
             (Question.namespace == namespace)
-            & (Question.kind == "entity_pair")
+            & (Question.kind == ENTITY_PAIR)
             & (Question.status == "pending")
             & same_pair
         )
@@ -81,7 +82,7 @@ def propose(namespace: str, left: str, right: str, kind: str, reason: str, agent
         says = _says(kind)
         question = Question.create(
             namespace=namespace,
-            kind="entity_pair",
+            kind=ENTITY_PAIR,
             left_id=canonical.id,
             right_id=absorbed.id,
             left_name=canonical.name,
@@ -176,7 +177,7 @@ def _propose_revision(namespace: str, persons_id: int, agents_external_id: str, 
             return None
         asked = Question.get_or_none(
             (Question.namespace == namespace)
-            & (Question.kind == "duplicate")
+            & (Question.kind == DUPLICATE)
             & (Question.status == "pending")
             & (
                 ((Question.left_id == persons.id) & (Question.right_id == agents.id))
@@ -188,7 +189,7 @@ def _propose_revision(namespace: str, persons_id: int, agents_external_id: str, 
         likelihood = evidence.prior(REVISION, answer_counts(namespace))[0]
         question = Question.create(
             namespace=namespace,
-            kind="duplicate",
+            kind=DUPLICATE,
             left_id=persons.id,
             right_id=agents.id,
             left_name=persons.external_id,
@@ -219,9 +220,7 @@ def revert_as_agent(namespace: str, decision_id: int, agent: str) -> decisions.D
 def refuse_retiring_persons(namespace: str, question_ids: list[int]) -> None:
     """An agent's merge of passages would retire one of them: refused when any is a person's."""
     rows = Question.select(Question.id, Question.left_id, Question.right_id).where(
-        (Question.namespace == namespace)
-        & Question.id.in_(question_ids)
-        & Question.kind.in_(("duplicate", "contradiction"))
+        (Question.namespace == namespace) & Question.id.in_(question_ids) & Question.kind.in_(PASSAGE_KINDS)
     )
     for qid, left, right in tuples(rows):
         sources = tuples(Passage.select(Passage.source).where(Passage.id.in_((left, right))))

@@ -33,6 +33,7 @@ from typing import NamedTuple, TypeAlias
 
 from memo_tui.errors import MemoError
 from memo_tui.names import likelihood
+from memo_tui.names.rules import FOLD
 
 CALIBRATION = Path(__file__).with_name("calibration.json")  # the packaged one, fitted on every labelled kind
 # names another calibration file for the pass to read: the real-text evaluation runs each kind of text
@@ -40,7 +41,7 @@ CALIBRATION = Path(__file__).with_name("calibration.json")  # the packaged one, 
 CALIBRATION_ENV = "MEMO_TUI_CALIBRATION"
 TABLES = ("priors", "weights", "conflict_priors")  # what a calibration file holds
 # Below this a question is more than three times as likely wrong as right: not asked, but as a teaching
-# question (`resolver.TEACH_EVERY`). Impact never hides a question (it only ranks it); the cap handles volume.
+# question (`admission.TEACH_EVERY`). Impact never hides a question (it only ranks it); the cap handles volume.
 MIN_LIKELIHOOD = 0.25
 MIN_TEACH = 0.1  # below this (nine times as likely wrong as right) not even a teaching question is worth asking
 # identical merge keys fold unasked when both names share this many rare neighbours (on the labelled
@@ -58,7 +59,6 @@ Calibration: TypeAlias = dict[str, dict[str, float]]  # table (TABLES) -> patter
 # neighbours, defined in, contrasted in (`remade`)
 Made: TypeAlias = tuple[str, float, int, bool, bool, str | None, str | None]
 # a verdict's fields: kind, score, rule, and its reason if any
-VerdictFields: TypeAlias = tuple[str, float, str] | tuple[str, float, str, str]
 
 
 def calibration_path() -> Path:
@@ -256,7 +256,7 @@ class Evidence(NamedTuple):
             parts.append(store_note(self.prior, self.pooled, self.fitted_on, self.bounded))
         text = "; ".join(filter(None, parts))
         merged, answered = self.answered
-        if answered:  # last, so that a later pass can restate it (resolver.ANSWERED)
+        if answered:  # last, so that a later pass can restate it (shares.ANSWERED)
             text += f"; reviewers here merged {merged} of {answered} questions like this"
         return text
 
@@ -309,10 +309,9 @@ def learned(answers: dict[str, tuple[int, int]]) -> dict[str, int]:
     }
 
 
-def learned_verdict(said: VerdictFields, merges: int) -> tuple[str, float, str, str]:
-    """An ask verdict's fields (kind, score, rule, and its reason if any) as a learned fold's."""
-    reason = said[3] if len(said) > 3 else ""
-    return ("fold", said[1], LEARNED + said[2], f"{reason}; reviewers here merged all {merges} questions like this")
+def learned_verdict(score: float, rule: str, reason: str, merges: int) -> tuple[str, float, str, str]:
+    """An ask verdict's score, rule and reason as a learned fold's fields (kind, score, rule, reason)."""
+    return (FOLD, score, LEARNED + rule, f"{reason}; reviewers here merged all {merges} questions like this")
 
 
 def store_shares(

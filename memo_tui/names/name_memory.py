@@ -27,7 +27,7 @@ from typing import TypeAlias, TypeVar
 
 from memo_tui.names import blocking, keys
 from memo_tui.names.blocking import SPELLING_TOKENS, gram_order, name_probes, name_tokens
-from memo_tui.names.rules import Name, judge_pair, known_frequencies, learn_frequencies, spelling_key
+from memo_tui.names.rules import NO, Name, judge_pair, known_frequencies, learn_frequencies, spelling_key
 from memo_tui.runtime import codec
 from memo_tui.runtime.codec import ints_of, joined, split
 
@@ -277,7 +277,7 @@ def _verdicts_of(pairs: Iterable[Pair], names: dict[int, Name]) -> tuple[dict[Pa
     for pair in pairs:
         judged += 1
         verdict = judge_pair(names[pair[0]], names[pair[1]])
-        if verdict.kind != "no":
+        if verdict.kind != NO:
             fields = (verdict.kind, verdict.score, verdict.rule)
             said[pair] = shared.setdefault(fields, fields)
     return said, judged - len(said)

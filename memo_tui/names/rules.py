@@ -10,7 +10,7 @@ import math
 import re
 from dataclasses import dataclass
 from sys import intern
-from typing import TypeVar
+from typing import Final, Literal, TypeVar
 
 from rapidfuzz.distance import Levenshtein
 
@@ -31,9 +31,15 @@ DOCUMENT_SUFFIXES = frozenset("md txt rst markdown adoc gz".split())
 _T = TypeVar("_T")
 
 
+VerdictKind = Literal["fold", "ask", "no"]
+FOLD: Final = "fold"  # the same entity: fold the two unasked (when the store's evidence is certain)
+ASK: Final = "ask"  # maybe the same: ask a reviewer
+NO: Final = "no"  # not the same
+
+
 @dataclass(frozen=True, slots=True)
 class Verdict:
-    kind: str  # fold / ask / no
+    kind: VerdictKind
     score: float
     rule: str
     reason: str = ""  # empty, or only notes added since (each "; ..."), on a verdict a pass remembered: `told`
@@ -185,11 +191,11 @@ def _type_note(a: Name, b: Name) -> str:
 def judge_pair(a: Name, b: Name, settled: bool = False) -> Verdict:
     """The verdict for two names; `settled` is true when a keep-apart decision covers the pair."""
     if (a.id is not None and a.id == b.id) or not a.merge or not b.merge:
-        return Verdict("no", 0.0, "same-or-empty", "the same entity, or a name with no letters or digits")
+        return Verdict(NO, 0.0, "same-or-empty", "the same entity, or a name with no letters or digits")
     if settled:
-        return Verdict("no", 0.0, "settled", "a reviewer already decided this pair")
+        return Verdict(NO, 0.0, "settled", "a reviewer already decided this pair")
     if a.digits != b.digits:
-        return Verdict("no", 0.0, "numbers-differ", _digits_reason(a, b))
+        return Verdict(NO, 0.0, "numbers-differ", _digits_reason(a, b))
     note = _type_note(a, b)
     verdict = _file_suffix(a, b, note)
     if verdict is not None:
@@ -198,15 +204,15 @@ def judge_pair(a: Name, b: Name, settled: bool = False) -> Verdict:
         return _identical_merge_keys(a, b, note)
     if (a.key[0] in ".-") != (b.key[0] in ".-") and a.key[0].isalnum() != b.key[0].isalnum():
         # `.tables` / `TABLE`, `--force` / `Force`: a command, a file or an option beside a word
-        return Verdict("no", 0.0, "sigil", "only one name starts with punctuation: a command, file or option")
+        return Verdict(NO, 0.0, "sigil", "only one name starts with punctuation: a command, file or option")
     if a.plain == b.plain:
-        return Verdict("ask", 0.9, "accents", f"the names differ only in accents{note}")
+        return Verdict(ASK, 0.9, "accents", f"the names differ only in accents{note}")
     rules = (_caps_plural, _containment, _company_suffix, _acronym, _person_variant, _short_name, _spelling_variant)
     for rule in rules:
         verdict = rule(a, b, note)
         if verdict is not None:
             return verdict
-    return Verdict("no", 0.0, "different", "the names are not spelling variants of each other")
+    return Verdict(NO, 0.0, "different", "the names are not spelling variants of each other")
 
 
 def _digits_reason(a: Name, b: Name) -> str:
@@ -225,27 +231,25 @@ def _file_suffix(a: Name, b: Name, note: str) -> Verdict | None:
         return None
     suffix = match.group(2)
     if suffix == "js":
-        return Verdict("ask", 0.7, "js-suffix", f"'{long.key}' may be the JavaScript name of '{short.key}'{note}")
+        return Verdict(ASK, 0.7, "js-suffix", f"'{long.key}' may be the JavaScript name of '{short.key}'{note}")
     if suffix in SITE_SUFFIXES:
-        return Verdict("ask", 0.65, "site", f"'{long.key}' may be the web site of '{short.key}'{note}")
+        return Verdict(ASK, 0.65, "site", f"'{long.key}' may be the web site of '{short.key}'{note}")
     if _all_capitals(short.key) and len(short.key) >= 4 and suffix in DOCUMENT_SUFFIXES:
         # README / README.md, NEWS / NEWS.gz: a stem in capitals is the conventional name of the document
         # itself; `SYSCTL` / `sysctl.c`, `PYTHON` / `python.mk` are a symbol and a source file
-        return Verdict("ask", 0.75, "file-stem", f"'{short.key}' may be the file '{long.key}' written short{note}")
-    return Verdict("no", 0.0, "file-suffix", f"'{long.key}' names a file, not '{short.key}' itself")
+        return Verdict(ASK, 0.75, "file-stem", f"'{short.key}' may be the file '{long.key}' written short{note}")
+    return Verdict(NO, 0.0, "file-suffix", f"'{long.key}' names a file, not '{short.key}' itself")
 
 
 def _identical_merge_keys(a: Name, b: Name, note: str) -> Verdict:
     """Rule 5: same letters and digits once case and punctuation are set aside; folds, with escapes."""
     if len(a.merge) < 3:
-        return Verdict("ask", 0.65, "short-key", f"the names agree but are too short to be sure (C# / C){note}")
+        return Verdict(ASK, 0.65, "short-key", f"the names agree but are too short to be sure (C# / C){note}")
     a_punct, b_punct = not a.key[0].isalnum(), not b.key[0].isalnum()
     if a_punct != b_punct:
-        return Verdict(
-            "ask", 0.65, "leading-punctuation", f"only one name starts with punctuation (.next / Next){note}"
-        )
+        return Verdict(ASK, 0.65, "leading-punctuation", f"only one name starts with punctuation (.next / Next){note}")
     if a.type and b.type and a.type != b.type:
-        return Verdict("ask", 0.8, "types-differ", f"same spelling, but declared as {a.type} and {b.type}")
+        return Verdict(ASK, 0.8, "types-differ", f"same spelling, but declared as {a.type} and {b.type}")
     lowercase = a.key == a.key.casefold() and b.key == b.key.casefold()
     caps = [n for n in (a, b) if _all_capitals(n.key)]
     if a.code or b.code or a.marks != b.marks:
@@ -253,40 +257,40 @@ def _identical_merge_keys(a: Name, b: Name, note: str) -> Verdict:
             if len(caps) == 1:
                 # `VIRTIO_PMEM` / `virtio_pmem`: a constant or config symbol, and the function or module
                 return Verdict(
-                    "ask", 0.6, "code-constant", f"'{caps[0].key}' in capitals reads as a constant of its own{note}"
+                    ASK, 0.6, "code-constant", f"'{caps[0].key}' in capitals reads as a constant of its own{note}"
                 )
             # `requests.session` / `requests.Session`, `xt_RATEEST` / `xt_rateest`
-            return Verdict("ask", 0.7, "code-case", f"the same identifier in another letter case{note}")
+            return Verdict(ASK, 0.7, "code-case", f"the same identifier in another letter case{note}")
         # `OnConflict` / `on_conflict`, `Model.select` / `ModelSelect`, `fs/dax` / `FS_DAX`: in code, the
         # punctuation is part of the name, and the two are often different objects
         return Verdict(
-            "ask", 0.6, "same-letters-code", f"the same letters, but spelled as different code identifiers{note}"
+            ASK, 0.6, "same-letters-code", f"the same letters, but spelled as different code identifiers{note}"
         )
     if lowercase and a.key != b.key:
         # `cryptsetup reencrypt` / `cryptsetup-reencrypt`: commands and packages keep their punctuation
         return Verdict(
-            "ask", 0.6, "command-spacing", f"both in lowercase, as commands are written, spaced differently{note}"
+            ASK, 0.6, "command-spacing", f"both in lowercase, as commands are written, spaced differently{note}"
         )
     if len(caps) == 1:  # SHIP / Ship, ACME GATEWAY / Acme-Gateway
-        return Verdict("ask", 0.75, "case-acronym", f"'{caps[0].key}' may be an acronym of its own{note}")
+        return Verdict(ASK, 0.75, "case-acronym", f"'{caps[0].key}' may be an acronym of its own{note}")
     if a.key != b.key and a.key.casefold() == b.key.casefold():
         lower = [n for n in (a, b) if n.key == n.key.casefold()]
         if lower and len(lower[0].words) == 1 and is_common_word(lower[0].key):
-            return Verdict("ask", 0.7, "case-common-word", f"'{lower[0].key}' is also a common word{note}")
+            return Verdict(ASK, 0.7, "case-common-word", f"'{lower[0].key}' is also a common word{note}")
     if a.parts != b.parts:
         # the capitals or hyphens cut the name into other words: `ReAct` / `React`, `AgentS` / `Agents`;
         # when the plain spelling is an everyday word, the styled one is usually a product of its own
         plain = a if len(a.parts) < len(b.parts) else b
         if len(plain.parts) == 1 and zipf(plain.merge) >= EVERYDAY_WORD_ZIPF:
-            return Verdict("ask", 0.65, "case-styled", f"'{plain.key}' is an everyday word; the other is styled{note}")
+            return Verdict(ASK, 0.65, "case-styled", f"'{plain.key}' is an everyday word; the other is styled{note}")
     if (a.key == a.key.casefold()) != (b.key == b.key.casefold()):
         # `openproject` / `OpenProject`, `dcache` / `D-cache`: commands, modules, packages and plain
         # words are written in lowercase
-        return Verdict("ask", 0.85, "case-lowercase", f"one spelling is all lowercase, as commands are written{note}")
+        return Verdict(ASK, 0.85, "case-lowercase", f"one spelling is all lowercase, as commands are written{note}")
     if _joined_vs_spaced(a, b):
         # `AgentMesh` / `Agent Mesh`: one word is often a product's name, the spaced words a phrase
-        return Verdict("ask", 0.85, "joined-words", f"one is written as one word, the other as separate words{note}")
-    return Verdict("fold", 1.0, "same-merge-key", "the names differ only in case, spaces or hyphens")
+        return Verdict(ASK, 0.85, "joined-words", f"one is written as one word, the other as separate words{note}")
+    return Verdict(FOLD, 1.0, "same-merge-key", "the names differ only in case, spaces or hyphens")
 
 
 _PROSE_WORD = re.compile(r"[^\W\d_][^\W\d_A-Z]*")  # a word of letters, capitalised at most at its start
@@ -336,7 +340,7 @@ def _containment(a: Name, b: Name, note: str) -> Verdict | None:
         if not one_word_of_name(short, long):
             return None
         return Verdict(
-            "ask",
+            ASK,
             0.6,
             "word-of-name",
             f"'{short.key}' may be '{long.key}' without its first word{note}"
@@ -344,7 +348,7 @@ def _containment(a: Name, b: Name, note: str) -> Verdict | None:
             else f"'{short.key}' may be '{long.key}' written short{note}",
         )
     what = "the same person written short and long" if people and n == 1 else "a shorter form of the longer name"
-    return Verdict("ask", round(0.6 + 0.2 * n / len(long.words), 3), "contained", f"'{short.key}' may be {what}{note}")
+    return Verdict(ASK, round(0.6 + 0.2 * n / len(long.words), 3), "contained", f"'{short.key}' may be {what}{note}")
 
 
 def one_word_of_name(short: Name, long: Name) -> bool:
@@ -362,7 +366,7 @@ def one_word_of_name(short: Name, long: Name) -> bool:
 def _company_suffix(a: Name, b: Name, note: str) -> Verdict | None:
     """Rule 7b: `Acme Corp` / `Acme Corporation` / `Acme`: the same words once company suffixes go."""
     if a.core == b.core and a.core and (a.core != a.words or b.core != b.words):
-        return Verdict("ask", 0.8, "company-suffix", f"the names differ only by a company suffix{note}")
+        return Verdict(ASK, 0.8, "company-suffix", f"the names differ only by a company suffix{note}")
     return None
 
 
@@ -372,7 +376,7 @@ def _acronym(a: Name, b: Name, note: str) -> Verdict | None:
     if short.acronym and short.folded in long.initials:
         rule = "acronym" if len(short.key) >= 3 else "short-acronym"  # two letters are the initials of anything
         return Verdict(
-            "ask", 0.7 if len(short.key) >= 3 else 0.6, rule, f"'{short.key}' may be the initials of '{long.key}'{note}"
+            ASK, 0.7 if len(short.key) >= 3 else 0.6, rule, f"'{short.key}' may be the initials of '{long.key}'{note}"
         )
     return None
 
@@ -386,7 +390,7 @@ def caps_plural_of(key: str) -> str | None:
 def _caps_plural(a: Name, b: Name, note: str) -> Verdict | None:
     """Rule 7e: `URLs` / `URL`, `APIs` / `API`: an acronym and its plural, as notes write them."""
     if caps_plural_of(a.key) == b.key or caps_plural_of(b.key) == a.key:
-        return Verdict("ask", 0.8, "caps-plural", f"one is the plural of the other, an acronym{note}")
+        return Verdict(ASK, 0.8, "caps-plural", f"one is the plural of the other, an acronym{note}")
     return None
 
 
@@ -409,7 +413,7 @@ def _short_name(a: Name, b: Name, note: str) -> Verdict | None:
         first = person_first_word(person)
         if first and short_name_of(short) and len(short.merge) < len(first) and first.startswith(short.merge):
             reason = f"'{short.key}' may be what '{person.key}' is called for short{note}"
-            return Verdict("ask", 0.6, "short-name", reason)
+            return Verdict(ASK, 0.6, "short-name", reason)
     return None
 
 
@@ -421,7 +425,7 @@ def _person_variant(a: Name, b: Name, note: str) -> Verdict | None:
     if len(short.words) < 2:
         return None
     if sorted(short.words) == sorted(long.words) or _in_order(short.words, long.words):
-        return Verdict("ask", 0.7, "person-variant", f"'{short.key}' may be '{long.key}' written another way{note}")
+        return Verdict(ASK, 0.7, "person-variant", f"'{short.key}' may be '{long.key}' written another way{note}")
     return None
 
 
@@ -482,7 +486,7 @@ def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
         if _adds_a_word(a, b):
             longer = a if len(a.merge) > len(b.merge) else b
             return Verdict(
-                "ask", 0.6, "longer-name", f"'{longer.key}' may be a more specific thing than the shorter name{note}"
+                ASK, 0.6, "longer-name", f"'{longer.key}' may be a more specific thing than the shorter name{note}"
             )
         return _variant("prefix", _similarity(short, long), f"'{long}' is '{short}' with {extra} more letters{note}")
     return None
@@ -557,4 +561,4 @@ def _similarity(a: str, b: str) -> float:
 
 
 def _variant(rule: str, similarity: float, reason: str) -> Verdict:
-    return Verdict("ask", round(min(0.95, 0.6 + 0.35 * similarity), 3), rule, reason)
+    return Verdict(ASK, round(min(0.95, 0.6 + 0.35 * similarity), 3), rule, reason)

@@ -10,7 +10,8 @@ from pathlib import Path
 
 from memo_tui.errors import MemoError
 from memo_tui.names.keys import identity_key
-from memo_tui.names.rules import Name, judge_pair
+from memo_tui.names.rules import ASK, FOLD, NO, Name, judge_pair
+from memo_tui.store.kinds import ENTITY_PAIR, NAME_CLUSTER
 
 FIRST = 50  # the first screenful-and-a-bit of the queue a reviewer is served
 SAMPLE = 100  # a uniform sample of the queue for the overall precision: the pairs with the smallest hashes
@@ -71,19 +72,19 @@ def evaluate(pairs: list[dict]) -> Evaluation:
         verdict = judge_pair(Name(None, row["a"], row.get("type_a")), Name(None, row["b"], row.get("type_b")))
         result.pairs += 1
         result.same += row["same"]
-        if verdict.kind == "fold":
+        if verdict.kind == FOLD:
             result.folded += 1
             result.folded_same += row["same"]
             if not row["same"]:
                 result.wrong_folds.append({"a": row["a"], "b": row["b"], "rule": verdict.rule})
-        elif verdict.kind == "ask":
+        elif verdict.kind == ASK:
             result.asked += 1
             result.asked_different += not row["same"]
         else:
             result.rejected += 1
             if row["same"]:
                 result.missed.append({"a": row["a"], "b": row["b"], "rule": verdict.rule})
-        result.same_surfaced += row["same"] and verdict.kind != "no"
+        result.same_surfaced += row["same"] and verdict.kind != NO
     return result
 
 
@@ -191,7 +192,7 @@ def evaluate_store(namespace: str, pairs: list[dict], recall_pairs: list[dict]) 
     over the same-pairs of `recall_pairs` (pairs mined without the product, or the labels themselves)."""
     from memo_tui.engine.graph.entities import id_for_key
     from memo_tui.engine.graph.stats import store_stats
-    from memo_tui.engine.resolve.resolver import Homes
+    from memo_tui.engine.resolve.reads import Homes
     from memo_tui.engine.review import queue
     from memo_tui.engine.review.clusters import group
 
@@ -208,7 +209,7 @@ def evaluate_store(namespace: str, pairs: list[dict], recall_pairs: list[dict]) 
             result.unlabelled.append({"a": a, "b": b, "where": "fold"})
     asked = set()
     served = queue.pending(namespace)
-    names = [q for q in served if q.kind == "entity_pair"]
+    names = [q for q in served if q.kind == ENTITY_PAIR]
     result.conflicts = len(served) - len(names)
     result.questions = len(names)
     # a pair's place in the sample depends on its names only, so the sample stays put as the queue moves
@@ -224,7 +225,7 @@ def evaluate_store(namespace: str, pairs: list[dict], recall_pairs: list[dict]) 
                 if label == "unlabelled":
                     result.unlabelled.append({"a": q.left_name, "b": q.right_name, "where": where})
     # a cluster folds every member into its canonical: is each one the same thing as the canonical?
-    for cluster in (q for q in group(namespace, served) if q.kind == "name_cluster"):
+    for cluster in (q for q in group(namespace, served) if q.kind == NAME_CLUSTER):
         result.clusters += 1
         for member in cluster.members[1:]:
             result.cluster_members.add(labels.get(_pair(cluster.left_name, member.name), "unlabelled"))

@@ -155,7 +155,7 @@ class Relation(BaseModel):
 
 class Question(BaseModel):
     namespace = pw.TextField(index=True)
-    kind = pw.TextField()  # entity_pair / duplicate / contradiction
+    kind = pw.TextField()  # a `kinds.QuestionKind`
     left_id = pw.IntegerField()
     right_id = pw.IntegerField()
     left_name = pw.TextField()
@@ -208,7 +208,7 @@ class KeepApart(BaseModel):
     namespace = pw.TextField()
     low_id = pw.IntegerField()
     high_id = pw.IntegerField()
-    kind = pw.TextField()  # reject / keep_both
+    kind = pw.TextField()  # a `kinds.ApartKind`
     decision = pw.ForeignKeyField(Decision, null=True, on_delete="SET NULL")
     decision_id: int | None  # the key itself (as `Alias.entity_id`)
 

@@ -6,6 +6,7 @@ import peewee as pw
 
 from memo_tui.store import Passage, Question, db
 from memo_tui.store.connect import open_database
+from memo_tui.store.kinds import ENTITY_PAIR
 from memo_tui.store.rows import tuples
 
 
@@ -24,8 +25,8 @@ def _weigh_existing_questions() -> None:
 
     rows = tuples(Question.select(Question.id, Question.kind, Question.rule, Question.impact))
     for qid, kind, rule, impact in rows:
-        likelihood = prior(rule, {})[0] if kind == "entity_pair" else conflict_likelihood(rule)
-        pattern = rule if kind == "entity_pair" else rule.split(":", 1)[0]
+        likelihood = prior(rule, {})[0] if kind == ENTITY_PAIR else conflict_likelihood(rule)
+        pattern = rule if kind == ENTITY_PAIR else rule.split(":", 1)[0]
         Question.update(pattern=pattern, likelihood=likelihood, priority=yield_of(likelihood, impact)).where(
             Question.id == qid
         ).execute()

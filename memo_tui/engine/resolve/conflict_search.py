@@ -33,7 +33,6 @@ from memo_tui.engine import conflicts
 from memo_tui.engine.conflicts import (
     DUPLICATE_JACCARD,
     NEAR_JACCARD,
-    PASSAGE_KINDS,
     REVERT,
     SAME_ENTITIES,
     ConflictReport,
@@ -52,6 +51,7 @@ from memo_tui.runtime.codec import float_bytes, floats_of, int_bytes, ints_of
 from memo_tui.runtime.config import section
 from memo_tui.store import Meta, Passage, PassMemory, Question, Relation, db, graph_version, utcnow
 from memo_tui.store.connect import bound_location
+from memo_tui.store.kinds import CONTRADICTION, DUPLICATE, PASSAGE_KINDS
 from memo_tui.store.locks import writing
 from memo_tui.store.rows import tuples
 from memo_tui.store.statements import as_datetime, rows_of, slices
@@ -569,8 +569,8 @@ def finish(search: Search) -> ConflictReport:
             report.skipped_settled += 1
         else:
             new.append(finding)
-    report.duplicates = sum(f.kind == "duplicate" for f in new)
-    report.contradictions = sum(f.kind == "contradiction" for f in new)
+    report.duplicates = sum(f.kind == DUPLICATE for f in new)
+    report.contradictions = sum(f.kind == CONTRADICTION for f in new)
     report.findings = new
     if search.dry_run:
         return report

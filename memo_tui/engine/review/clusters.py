@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import heapq
 from collections import defaultdict
+from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, replace
 
 from peewee import fn
@@ -23,15 +24,14 @@ from memo_tui.engine.review.detail import EntitySide, Excerpt, entity_side, exce
 from memo_tui.engine.review.queue import Member, QuestionView, at_homes, rank, view
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Decision, Entity, KeepApart, Mention, Passage, Question
+from memo_tui.store.kinds import NAME_CLUSTER, NAME_KINDS, PASSAGE_FAMILY, PASSAGE_KINDS, SETTLED_KINDS
 from memo_tui.store.locks import writing
 from memo_tui.store.rows import tuples
 from memo_tui.store.statements import slices
 
 MAX_MEMBERS = 12
-APART = ("reject", "keep_both")  # a reviewer's answers that keep a member out of a cluster's fold
-NAME_KINDS = ("entity_pair",)
-PASSAGE_KINDS = ("duplicate", "contradiction")
-CLUSTER_KINDS = {"names": "name_cluster", "passages": "passage_family"}
+APART = SETTLED_KINDS  # a reviewer's answers that keep a member out of a cluster's fold
+CLUSTER_KINDS = {"names": NAME_CLUSTER, "passages": PASSAGE_FAMILY}
 
 
 def _family(kind: str) -> str:
@@ -336,7 +336,7 @@ class ClusterDetail:
 
 def cluster_detail(namespace: str, lead: int, passages: int = 2, canonical: int | None = None) -> ClusterDetail:
     cluster = _require(namespace, lead, canonical)
-    if cluster.kind == "name_cluster":
+    if cluster.kind == NAME_CLUSTER:
         sides = [entity_side(Entity.get_by_id(m.id), passages) for m in cluster.members]
         effect = (
             f"m folds the checked spellings into {cluster.left_name!r} as one decision; d does that and marks "
@@ -362,9 +362,9 @@ def answer_item(
     action: str,
     actor: str,
     channel: str,
-    seen=None,
+    seen: Iterable[int] | None = None,
     canonical: int | None = None,
-    leave_out=None,
+    leave_out: Iterable[int] | None = None,
     mark_rest: bool = False,
 ) -> decisions.DecisionView:
     """Answer a queue item: the cluster the question leads, as a whole, or the question.
@@ -405,11 +405,11 @@ def answer_cluster(
     actor: str,
     channel: str,
     canonical: int | None = None,
-    members=None,
+    members: Iterable[int] | None = None,
     mark_rest: bool = False,
-    seen=None,
-    different=None,
-    leave_out=None,
+    seen: Iterable[int] | None = None,
+    different: Iterable[int] | None = None,
+    leave_out: Iterable[int] | None = None,
 ) -> decisions.DecisionView:
     """merge: fold the chosen members into the canonical (every member but those kept apart, unless
     `members` says which, or `leave_out` which not); with `mark_rest`, the members left out are marked
@@ -426,18 +426,18 @@ def answer_cluster(
             raise MemoError(f"cluster {lead} changed since it was shown (now {now}); look at it again")
         if leave_out:
             members = _without(cluster, set(leave_out))
-        elif mark_rest and members is None and cluster.kind == "name_cluster":
+        elif mark_rest and members is None and cluster.kind == NAME_CLUSTER:
             raise MemoError("marking the rest different marks the members left out, and none is: leave some out")
         if action != "merge":
             return decisions.answer_batch(namespace, cluster.questions, action, actor, channel)
-        if cluster.kind == "passage_family":
+        if cluster.kind == PASSAGE_FAMILY:
             return _keep_one(namespace, cluster, actor, channel)
         return _fold(namespace, cluster, actor, channel, members, mark_rest, different)
 
 
 def _without(cluster: QuestionView, left_out: set[int]) -> list[int]:
     """The members of a cluster of names but those left out (never its canonical)."""
-    if cluster.kind != "name_cluster":
+    if cluster.kind != NAME_CLUSTER:
         raise MemoError("only a cluster of names leaves members out; a passage family keeps one passage")
     strangers = sorted(left_out - {m.id for m in cluster.members})
     if strangers:
@@ -447,7 +447,15 @@ def _without(cluster: QuestionView, left_out: set[int]) -> list[int]:
     return [m.id for m in cluster.members if m.id not in left_out]
 
 
-def _fold(namespace: str, cluster: QuestionView, actor: str, channel: str, members, mark_rest: bool, different):
+def _fold(
+    namespace: str,
+    cluster: QuestionView,
+    actor: str,
+    channel: str,
+    members: Iterable[int] | None,
+    mark_rest: bool,
+    different: Iterable[int] | None,
+) -> decisions.DecisionView:
     canonical = cluster.left_id
     by_id = {m.id: m for m in cluster.members}
     if members is None:
@@ -498,8 +506,17 @@ def _fold(namespace: str, cluster: QuestionView, actor: str, channel: str, membe
     return _record(namespace, cluster, children, folded, marked, said, actor, channel, made)
 
 
-def _record(namespace: str, cluster: QuestionView, children, members, rest, said: str, actor: str, channel: str,
-            made=()):  # fmt: skip
+def _record(
+    namespace: str,
+    cluster: QuestionView,
+    children: list[decisions.DecisionView],
+    members: list[int],
+    rest: list[int],
+    said: str,
+    actor: str,
+    channel: str,
+    made: Iterable[Sequence[int]] = (),
+) -> decisions.DecisionView:
     """The cluster's own decision, over the answers it made (reverted, undone and redone as one);
     `made`: (member, decision) of each answer, for a redo to replay only what still stood."""
     payload = {
@@ -507,7 +524,7 @@ def _record(namespace: str, cluster: QuestionView, children, members, rest, said
         "decisions": [child.id for child in children],
         "questions": list(cluster.questions),
         "lead": cluster.id,
-        "of": "names" if cluster.kind == "name_cluster" else "passages",
+        "of": "names" if cluster.kind == NAME_CLUSTER else "passages",
         "canonical": {"id": cluster.left_id, "name": cluster.left_name},
         "members": members,
         "rest": rest,

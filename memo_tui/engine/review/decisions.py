@@ -31,6 +31,7 @@ from memo_tui.store import (
     db,
     utcnow,
 )
+from memo_tui.store.kinds import ENTITY_PAIR, PASSAGE_KINDS, REJECT
 from memo_tui.store.locks import for_update, writing
 from memo_tui.store.rows import tuples
 from memo_tui.store.statements import LazyInserter
@@ -200,7 +201,7 @@ def answer(
         raise MemoError(f"unknown answer {action!r}; one of {', '.join(ANSWERS)}")
     with writing(namespace):
         question = _claim(namespace, question_id)
-        if question.kind == "entity_pair":
+        if question.kind == ENTITY_PAIR:
             return _answer_pair(namespace, question, action, actor, channel, swap)
         return _answer_passages(namespace, question, action, actor, channel, keep, swap)
 
@@ -231,14 +232,14 @@ def questions_like(namespace: str, question_id: int) -> list[int]:
     question = Question.get_or_none((Question.id == question_id) & (Question.namespace == namespace))
     if question is None:
         raise MemoError(f"no question {question_id} in namespace {namespace!r}")
-    if question.kind != "entity_pair":
+    if question.kind != ENTITY_PAIR:
         raise MemoError(f"question {question_id} is a passage conflict; only name questions come in patterns")
     pattern = question.pattern or question.rule
     rows = (
         Question.select(Question.id)
         .where(
             (Question.namespace == namespace)
-            & (Question.kind == "entity_pair")
+            & (Question.kind == ENTITY_PAIR)
             & (Question.status == "pending")
             & (fn.COALESCE(Question.pattern, Question.rule) == pattern)
         )
@@ -247,7 +248,7 @@ def questions_like(namespace: str, question_id: int) -> list[int]:
     return [question_id] + [qid for (qid,) in tuples(rows) if qid != question_id]
 
 
-def _answer_pair(namespace, question, action, actor, channel, swap) -> DecisionView:
+def _answer_pair(namespace: str, question: Question, action: str, actor: str, channel: str, swap: bool) -> DecisionView:
     left_id, right_id = _locked_homes(question.left_id, question.right_id)
     if left_id is None or right_id is None:
         raise MemoError(f"question {question.id}: one side was deleted; reject it or revert the delete")
@@ -284,7 +285,7 @@ def lineage(entity_id: int) -> set[int]:
     return {entity_id} | {original for (original,) in tuples(rows)}
 
 
-def kept_apart(namespace: str, left_id: int, right_id: int, kinds=("reject",)) -> KeepApart | None:
+def kept_apart(namespace: str, left_id: int, right_id: int, kinds=(REJECT,)) -> KeepApart | None:
     """A reviewer's reject (or, with `kinds`, keep_both) between anything folded into one side and
     anything folded into the other."""
     left, right = lineage(left_id), lineage(right_id)
@@ -308,7 +309,7 @@ def _settle_follow_ups(namespace: str, canonical_id: int, actor: str) -> list[in
     ids = sorted(lineage(canonical_id))
     rows = Question.select().where(
         (Question.namespace == namespace)
-        & (Question.kind == "entity_pair")
+        & (Question.kind == ENTITY_PAIR)
         & (Question.status == "pending")
         & (Question.left_id.in_(ids) | Question.right_id.in_(ids))
     )
@@ -339,7 +340,7 @@ def _reopen_questions(question_ids) -> None:
     reverted alone out of a merged cluster); such a question stays settled as moot."""
     for qid in question_ids:
         q = Question.get_by_id(qid)
-        left = folds.home_of(q.left_id) if q.kind == "entity_pair" else None
+        left = folds.home_of(q.left_id) if q.kind == ENTITY_PAIR else None
         if left is not None and left == folds.home_of(q.right_id):
             Question.update(status="moot").where(Question.id == qid).execute()
             continue
@@ -377,7 +378,9 @@ def settle_moot(
         return _moot(namespace, _claim(namespace, question_id), actor, channel, why)
 
 
-def _answer_passages(namespace, question, action, actor, channel, keep, swap=False) -> DecisionView:
+def _answer_passages(
+    namespace: str, question: Question, action: str, actor: str, channel: str, keep: str | None, swap: bool = False
+) -> DecisionView:
     names = f"passages {question.left_name!r} / {question.right_name!r}"
     if action != "merge":
         _settle(question, "rejected" if action == "reject" else "keep_both", actor)
@@ -412,7 +415,7 @@ def settle_questions_of_passage(namespace: str, passage_id: int, actor: str) -> 
     for a revert to reopen)."""
     rows = Question.select(Question.id).where(
         (Question.namespace == namespace)
-        & Question.kind.in_(("duplicate", "contradiction"))
+        & Question.kind.in_(PASSAGE_KINDS)
         & (Question.status == "pending")
         & ((Question.left_id == passage_id) | (Question.right_id == passage_id))
     )
@@ -529,7 +532,7 @@ def _settle_questions_of_entity(namespace: str, entity_id: int, actor: str) -> l
     ids = sorted(lineage(entity_id))
     rows = Question.select(Question.id).where(
         (Question.namespace == namespace)
-        & (Question.kind == "entity_pair")
+        & (Question.kind == ENTITY_PAIR)
         & (Question.status == "pending")
         & (Question.left_id.in_(ids) | Question.right_id.in_(ids))
     )

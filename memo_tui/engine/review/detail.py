@@ -11,6 +11,7 @@ from memo_tui.engine.graph.links import also_see
 from memo_tui.engine.review.queue import QuestionView, view
 from memo_tui.errors import MemoError
 from memo_tui.store import Alias, Entity, Mention, Passage, Question, Relation
+from memo_tui.store.kinds import ENTITY_PAIR
 from memo_tui.store.rows import tuples
 
 PASSAGES_PER_SIDE = 3
@@ -65,7 +66,7 @@ def question_detail(namespace: str, question_id: int, passages: int = PASSAGES_P
     question = Question.get_or_none((Question.id == question_id) & (Question.namespace == namespace))
     if question is None:
         raise MemoError(f"no question {question_id} in namespace {namespace!r}")
-    if question.kind == "entity_pair":
+    if question.kind == ENTITY_PAIR:
         return _entity_detail(question, passages)
     return _passage_detail(question)
 

@@ -10,6 +10,7 @@ from peewee import fn
 
 from memo_tui.engine.graph.folds import canonical_rank, follow_aliases
 from memo_tui.store import Alias, Decision, Entity, Mention, Meta, Passage, Question, graph_version
+from memo_tui.store.kinds import CONTRADICTION, DUPLICATE, ENTITY_PAIR, NAME_CLUSTER, PASSAGE_FAMILY
 from memo_tui.store.rows import tuples
 from memo_tui.store.statements import slices
 
@@ -103,7 +104,7 @@ class _Folded:
 def at_homes(views: list[QuestionView], home: Callable[[int], int | None]) -> list[QuestionView]:
     """Name questions shown where their sides live now (`home`: an entity id to where it lives): a
     side folded into another entity since the question was asked becomes that entity, by id and name."""
-    moved = {side: home(side) for q in views if q.kind == "entity_pair" for side in (q.left_id, q.right_id)}
+    moved = {side: home(side) for q in views if q.kind == ENTITY_PAIR for side in (q.left_id, q.right_id)}
     moved = {side: now for side, now in moved.items() if now != side}
     if not moved:
         return views
@@ -118,7 +119,7 @@ def at_homes(views: list[QuestionView], home: Callable[[int], int | None]) -> li
 
     out = []
     for q in views:
-        if q.kind == "entity_pair" and (q.left_id in moved or q.right_id in moved):
+        if q.kind == ENTITY_PAIR and (q.left_id in moved or q.right_id in moved):
             (left_id, left_name), (right_id, right_name) = now(q.left_id, q.left_name), now(q.right_id, q.right_name)
             q = replace(q, left_id=left_id, left_name=left_name, right_id=right_id, right_name=right_name)
         out.append(q)
@@ -128,7 +129,7 @@ def at_homes(views: list[QuestionView], home: Callable[[int], int | None]) -> li
 def kept_sides(views: list[QuestionView]) -> dict[int, int]:
     """For each name pair, the side `m` keeps (the entity id `folds.canonical_order` would choose):
     the sides' live mentions counted in one query for the whole queue."""
-    pairs = [q for q in views if q.kind == "entity_pair" and not q.members]
+    pairs = [q for q in views if q.kind == ENTITY_PAIR and not q.members]
     ids = sorted({side for q in pairs for side in (q.left_id, q.right_id)})
     counts: dict[int, int] = {}
     for part in slices(ids):
@@ -181,15 +182,15 @@ def signature(namespace: str) -> Signature:
     return Signature(graph_version(namespace), pending_count(namespace), last)
 
 
-MEMORY_KINDS = ("duplicate", "contradiction", "passage_family")  # items about passages, not names
+MEMORY_KINDS = (DUPLICATE, CONTRADICTION, PASSAGE_FAMILY)  # items about passages, not names
 
 # how a question's kind is shown (the queue's kind column) and can be searched for
 KIND_LABELS = {
-    "entity_pair": "names",
-    "duplicate": "duplicate",
-    "contradiction": "conflict",
-    "name_cluster": "spellings",
-    "passage_family": "passages",
+    ENTITY_PAIR: "names",
+    DUPLICATE: DUPLICATE,
+    CONTRADICTION: "conflict",
+    NAME_CLUSTER: "spellings",
+    PASSAGE_FAMILY: "passages",
 }
 
 

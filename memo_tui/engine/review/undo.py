@@ -18,6 +18,7 @@ from memo_tui.engine.review.decisions import (
 )
 from memo_tui.errors import MemoError
 from memo_tui.store import Decision, Entity, Question
+from memo_tui.store.kinds import ENTITY_PAIR
 
 
 def _last_action(namespace: str, actor: str) -> Decision | None:
@@ -56,7 +57,7 @@ def _reapply(namespace: str, revert_row: Decision, actor: str, channel: str) -> 
         question = Question.get_by_id(original.question_id)
         if original.action != "merge":
             return answer(namespace, question.id, original.action, actor, channel)
-        if question.kind != "entity_pair":
+        if question.kind != ENTITY_PAIR:
             keep = "left" if payload["kept"] == question.left_id else "right"
             return answer(namespace, question.id, "merge", actor, channel, keep=keep)
         left, right = (Entity.get_or_none(Entity.id == folds.home_of(i)) for i in (question.left_id, question.right_id))
