@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import itertools
+import shutil
 import signal
 import subprocess
 import sys
@@ -292,8 +293,10 @@ def test_a_rerun_after_a_kill_reaches_what_one_pass_reaches_on_real_text(tmp_pat
     corpus = tmp_path / "changelogs.jsonl"
     corpus.write_bytes(gzip.decompress((REAL / "changelogs.jsonl.gz").read_bytes()))
     clean, killed = tmp_path / "clean.db", tmp_path / "killed.db"
-    for store in (clean, killed):
-        assert finished(memo(store, "ingest", str(corpus)))[0] == 0
+    assert finished(memo(clean, "ingest", str(corpus)))[0] == 0
+    for side in ("", "-wal"):  # the same store twice (a closed store's log is checkpointed, if any is left)
+        if Path(f"{clean}{side}").exists():
+            shutil.copyfile(f"{clean}{side}", f"{killed}{side}")
     assert finished(memo(clean, "resolve", "--cap", "100000"))[0] == 0
     child = subprocess.Popen([sys.executable, "-c", script, str(killed), at], stdout=subprocess.PIPE, text=True)
     while child.stdout.readline().strip() != at:
