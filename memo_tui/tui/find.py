@@ -8,6 +8,7 @@ from functools import partial
 from textual.command import Hit, Hits, Provider
 
 from memo_tui.service.reads import spellings
+from memo_tui.tui.host import host
 
 MAX_CANDIDATES = 300
 
@@ -18,7 +19,7 @@ class EntityFinder(Provider):
 
     @property
     def screen_namespace(self) -> str:
-        return self.app.namespace
+        return host(self.app).namespace
 
     async def search(self, query: str) -> Hits:
         matcher = self.matcher(query)
@@ -35,7 +36,7 @@ class EntityFinder(Provider):
                 yield Hit(
                     score,
                     matcher.highlight(spelling.text),
-                    partial(self.app.show_entity, f"#{spelling.entity_id}"),
+                    partial(host(self.app).show_entity, f"#{spelling.entity_id}"),
                     help=help_text,
                 )
                 shown += 1

@@ -9,7 +9,7 @@ from operator import itemgetter
 
 from peewee import fn
 
-from memo_tui.engine.resolve.asks import Ask
+from memo_tui.engine.resolve.asks import Weighed, priority
 from memo_tui.engine.resolve.kept_asks import KeptGroup
 from memo_tui.engine.resolve.reads import AUTO, Homes, Pair
 from memo_tui.engine.review import decisions
@@ -19,6 +19,7 @@ from memo_tui.names.rules import Name, told
 from memo_tui.store import Mention, Passage, Question, utcnow
 from memo_tui.store.kinds import ENTITY_PAIR
 from memo_tui.store.locks import writing
+from memo_tui.store.rows import tuples
 from memo_tui.store.statements import rows_of
 
 # Under the floor and over MIN_TEACH, a question is plausible: a small store (fewer pending questions
@@ -28,19 +29,19 @@ SMALL_QUEUE = 30
 TEACH_EVERY = 10  # one admitted question in this many is the one that would teach the store most
 TEACHES = "; asked to learn how this store answers questions like it"
 
-AskOf = Callable[[Pair, int, Evidence], Ask]  # the ask about a kept pair, of this impact and evidence
+AskOf = Callable[[Pair, int, Evidence], Weighed]  # the ask about a kept pair, of this impact and evidence
 
 
 def admit(
     namespace: str,
-    asks: list[Ask],
+    asks: list[Weighed],
     *,
     cap: int,
     dry_run: bool,
     name_of: Callable[[int], Name],
     kept: Iterable[KeptGroup],
     ask_of: AskOf,
-    unlikely: list[Ask],
+    unlikely: list[Weighed],
 ) -> tuple[int, int]:
     """Queue the best-ranked questions up to the cap, one place in TEACH_EVERY for the question that
     would teach the store most (`_teaching`); returns how many were queued and how many deferred.
@@ -78,7 +79,7 @@ def _free_places(namespace: str, cap: int) -> tuple[int, set[str], int]:
         (Question.namespace == namespace) & (Question.kind == ENTITY_PAIR) & (Question.status == "pending")
     )
     waiting, taught, every = 0, set(), 0
-    for found, reason, pattern in pending.tuples():
+    for found, reason, pattern in tuples(pending):
         every += 1
         if TEACHES in reason:
             taught.add(pattern)
@@ -87,7 +88,7 @@ def _free_places(namespace: str, cap: int) -> tuple[int, set[str], int]:
     return max(0, cap - waiting), taught, every
 
 
-def _expand(asks: list[Ask], kept: Iterable[KeptGroup], slots: int, ask_of: AskOf) -> list[KeptGroup]:
+def _expand(asks: list[Weighed], kept: Iterable[KeptGroup], slots: int, ask_of: AskOf) -> list[KeptGroup]:
     """Add to `asks` the kept groups that may be admitted: the best, until they hold more than the
     slots (and every group as good as the last). Returns the groups left as they are."""
     unexpanded = list(kept)
@@ -107,7 +108,7 @@ def _expand(asks: list[Ask], kept: Iterable[KeptGroup], slots: int, ask_of: AskO
     return unexpanded
 
 
-def _queue(namespace: str, admitted: list[Ask], teaches: set[int], name_of: Callable[[int], Name]) -> None:
+def _queue(namespace: str, admitted: list[Weighed], teaches: set[int], name_of: Callable[[int], Name]) -> None:
     """Write the admitted asks as pending questions (`teaches`: the ids of the teaching ones)."""
     now = utcnow()
     rows = [
@@ -125,7 +126,7 @@ def _queue(namespace: str, admitted: list[Ask], teaches: set[int], name_of: Call
             "pattern": q.evidence.pattern,
             "likelihood": q.evidence.likelihood,
             "evidence": q.evidence.logit,
-            "priority": q.priority,
+            "priority": priority(q),
             "created_at": now,
         }
         for q in admitted
@@ -135,17 +136,17 @@ def _queue(namespace: str, admitted: list[Ask], teaches: set[int], name_of: Call
             Question.insert_many(rows[start : start + 500]).execute()
 
 
-def _ask_order(q: Ask) -> tuple:
-    return (-q.priority, -q.evidence.likelihood, min(q.left.id, q.right.id), max(q.left.id, q.right.id))
+def _ask_order(q: Weighed) -> tuple:
+    return (-priority(q), -q.evidence.likelihood, min(q.left.id, q.right.id), max(q.left.id, q.right.id))
 
 
-def _teaching(asks: list[Ask], places: int, taught: set[str]) -> list[Ask]:
+def _teaching(asks: list[Weighed], places: int, taught: set[str]) -> list[Weighed]:
     """The asks that would teach the store most, one a pattern, for `places` places: patterns with
     fewer answers here than it takes to learn one, likelihood nearest a half first (the reviewer's
     answer is then least foreseeable), then fewer answers, then rank. They may lie under the
     likelihood floor: how else would a store show that its pairs of a pattern are the same? A pattern
     with a teaching question pending (`taught`) waits for its answer."""
-    best: dict[str, tuple[tuple, Ask]] = {}
+    best: dict[str, tuple[tuple, Weighed]] = {}
     for at, q in enumerate(asks):
         answered = q.evidence.answered[1]
         if answered >= evidence.LEARN_AFTER or q.evidence.pattern in taught:
@@ -156,7 +157,7 @@ def _teaching(asks: list[Ask], places: int, taught: set[str]) -> list[Ask]:
     return [q for _, q in sorted(best.values(), key=itemgetter(0))[:places]]
 
 
-def _addressed(q: Ask) -> str:
+def _addressed(q: Weighed) -> str:
     """For a person's short name, who calls them by it: the evidence a reviewer looks for (`Deb` in
     Jolene's lines, about Deborah). Only the few short-name questions a pass admits read this."""
     if q.verdict.rule != "short-name":
@@ -175,7 +176,7 @@ def _addressed(q: Ask) -> str:
     return f"; '{short.name}' is said by others than {person.name}: {said}"
 
 
-def _told(q: Ask, name_of: Callable[[int], Name]) -> str:
+def _told(q: Weighed, name_of: Callable[[int], Name]) -> str:
     """The reason of an ask's verdict, told again when the pass remembered it (judged low id first)."""
     low, high = sorted((q.left.id, q.right.id))
     return told(name_of(low), name_of(high), q.verdict)
@@ -186,7 +187,7 @@ def settle_moot_questions(namespace: str, home: Homes, dry_run: bool) -> int:
     rows = Question.select(Question.id, Question.left_id, Question.right_id).where(
         (Question.namespace == namespace) & (Question.kind == ENTITY_PAIR) & (Question.status == "pending")
     )
-    moot = [qid for qid, a, b in rows.tuples() if home(a) is not None and home(a) == home(b)]
+    moot = [qid for qid, a, b in tuples(rows) if home(a) is not None and home(a) == home(b)]
     if moot and not dry_run:
         for qid in moot:
             decisions.settle_moot(namespace, qid, AUTO, AUTO)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Mapping
-from typing import NamedTuple
+from typing import Generic, NamedTuple, TypeGuard, TypeVar
 
 from memo_tui.names import evidence
 from memo_tui.names.evidence import Evidence, StoreFacts
@@ -21,18 +21,31 @@ class Side(NamedTuple):
     type: str | None
 
 
-class Ask(NamedTuple):
-    """A question a pass may ask (a tuple, as `Side` is: a pass makes tens of thousands)."""
+E = TypeVar("E", bound=Evidence | None)
+
+
+class Ask(NamedTuple, Generic[E]):
+    """A question a pass may ask (a tuple, as `Side` is: a pass makes tens of thousands). Its evidence
+    is None until it is weighed (`weighed`); ranking and admission take only a `Weighed` ask."""
 
     left: Side
     right: Side
     verdict: Verdict
     impact: int
-    evidence: Evidence | None = None
+    evidence: E
 
-    @property
-    def priority(self) -> float:  # asks are weighed before admission (`weighed`)
-        return evidence.yield_of(self.evidence.likelihood, self.impact)
+
+Weighed = Ask[Evidence]  # an ask with its evidence
+
+
+def is_weighed(ask: Ask[Evidence | None]) -> TypeGuard[Weighed]:
+    """Whether the ask has its evidence (a check on `ask.evidence` alone narrows the field, not the ask)."""
+    return ask.evidence is not None
+
+
+def priority(ask: Weighed) -> float:
+    """The rank of a weighed ask in the queue."""
+    return evidence.yield_of(ask.evidence.likelihood, ask.impact)
 
 
 Weigh = Callable[[Side, Side, str], Evidence]  # the evidence on a pair, weighed as a rule's
@@ -89,9 +102,9 @@ def hopeless(rule: str, answers, priors: dict[str, Evidence | None]) -> Evidence
     return priors[rule]
 
 
-def weighed(ask: Ask, weigh: Weigh, facts: StoreFacts, priors: dict[str, Evidence | None]) -> Ask:
+def weighed(ask: Ask[Evidence | None], weigh: Weigh, facts: StoreFacts, priors: dict[str, Evidence | None]) -> Weighed:
     """The ask with its evidence; a rule no fact could lift to the thresholds keeps its prior, unweighed."""
-    if ask.evidence is not None:
+    if is_weighed(ask):
         return ask
     rule = ask.verdict.rule
     found = hopeless(rule, facts.answers, priors)

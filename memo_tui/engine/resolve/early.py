@@ -49,7 +49,8 @@ def weigh_early(judging: Judging, reading: Reading, verdicts: Verdicts) -> Early
     early = Early()
     if not judging.busy():
         return early
-    said_of, batch = judging.remembered(), []
+    said_of = judging.remembered()
+    batch: list[Ask[Evidence | None]] = []
     live, marked, unmoved, passages = reading.live, reading.marked, reading.unmoved, reading.passages
     answers, priors, weighed_before = reading.answers, reading.priors, reading.known.weighed
     for pair in reading.known.rest or ():
@@ -67,7 +68,7 @@ def weigh_early(judging: Judging, reading: Reading, verdicts: Verdicts) -> Early
         local = weighed_before.get(pair) if low in unmoved and high in unmoved else None
         if local is not None and local[0] in (verdict.rule, evidence.pattern_of(verdict.rule, True)):
             continue  # remade
-        batch.append(Ask(reading.side(low), reading.side(high), verdict, reading.impact(low, high)))
+        batch.append(Ask(reading.side(low), reading.side(high), verdict, reading.impact(low, high), None))
         if len(batch) == EARLY_BATCH:
             _weigh_batch(early, batch, reading)
             batch = []
@@ -79,7 +80,7 @@ def weigh_early(judging: Judging, reading: Reading, verdicts: Verdicts) -> Early
     return early
 
 
-def _weigh_batch(early: Early, batch: list[Ask], reading: Reading) -> None:
+def _weigh_batch(early: Early, batch: list[Ask[Evidence | None]], reading: Reading) -> None:
     facts = reading.facts
     pairs = [(ask.left.id, ask.right.id) for ask in batch]
     facts.want({x for pair in pairs for x in pair})

@@ -7,7 +7,7 @@ from collections.abc import Callable, MutableMapping
 from itertools import combinations
 
 from memo_tui.engine.graph.folds import canonical_rank, written_as_code
-from memo_tui.engine.resolve.asks import Ask, Side, Weigh
+from memo_tui.engine.resolve.asks import Ask, Side, Weigh, Weighed
 from memo_tui.engine.resolve.reads import AUTO
 from memo_tui.engine.review import decisions
 from memo_tui.names import evidence
@@ -34,7 +34,7 @@ class Folder:
         *,
         counts: MutableMapping[int, int],
         settled: set[frozenset[int]],
-        asks: list[Ask],
+        asks: list[Ask[Evidence | None]],
         dry_run: bool,
         certain: Certain,
         judge: Judge,
@@ -101,7 +101,7 @@ class Folder:
                 continue
             if said.kind != FOLD:
                 if said.kind == ASK:
-                    self.asks.append(Ask(canonical, member, said, impact))
+                    self.asks.append(Ask(canonical, member, said, impact, None))
                 leftover.append(member)
                 continue
             if not dry_run:
@@ -147,21 +147,21 @@ def _groups(edges: list[tuple[Side, Side]]) -> list[list[Side]]:
 
 
 def follow_folds(
-    asks: list[Ask],
+    asks: list[Weighed],
     absorbed_into: dict[int, Side],
     *,
     counts: MutableMapping[int, int],
     settled: set[frozenset[int]],
-    pending: set[frozenset[int]],
+    pending: set[frozenset[int | None]],
     weigh: Weigh,
     name_of: Callable[[int], Name],
     checked: int = 0,
-) -> list[Ask]:
+) -> list[Weighed]:
     """Questions about entities folded in this pass are asked about their canonical instead. The
     first `checked` asks were found neither settled nor pending before the folds: those the folds
     did not touch stand as they are."""
     touched = set(absorbed_into) | {x.id for x in absorbed_into.values()}
-    out: dict[frozenset[int], Ask] = {}
+    out: dict[frozenset[int], Weighed] = {}
     for at, ask in enumerate(asks):
         if at < checked and ask.left.id not in touched and ask.right.id not in touched:
             out.setdefault(frozenset((ask.left.id, ask.right.id)), ask)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
+from collections.abc import Iterable
 from dataclasses import dataclass
 from itertools import compress
 from operator import itemgetter
@@ -19,6 +20,7 @@ from memo_tui.names.evidence import Evidence, StoreFacts
 from memo_tui.names.keys import identity_key
 from memo_tui.store import Alias, Entity, Fold, KeepApart, Mention, Passage, Question
 from memo_tui.store.kinds import ENTITY_PAIR
+from memo_tui.store.rows import tuples
 from memo_tui.store.statements import rows_of, slices
 
 AUTO = "auto"  # who a pass's own decisions are by
@@ -61,7 +63,7 @@ def store_facts(
     wanted: set[int],
     passages: dict[int, frozenset[int]],
     named: dict[int, set[int]],
-    sources: dict[int, str],
+    sources: dict[int, str | None],
     counts: dict[int, int],
 ) -> StoreFacts:
     """The plain facts the evidence layer weighs, for the entities in `wanted` and their passages
@@ -72,7 +74,7 @@ def store_facts(
     return facts
 
 
-def live_sources(namespace: str) -> tuple[set[int], dict[int, str]]:
+def live_sources(namespace: str) -> tuple[set[int], dict[int, str | None]]:
     """The ids of the live passages, and the source of each that has one."""
     query = Passage.select(Passage.id, Passage.source).where(
         (Passage.namespace == namespace) & Passage.retired_at.is_null()
@@ -84,7 +86,8 @@ def live_sources(namespace: str) -> tuple[set[int], dict[int, str]]:
 def joint_texts(facts: StoreFacts, pairs: list[tuple[int, int]]) -> None:
     """Fill in the texts of passages that name both sides of a pair (defining or contrasting ones),
     and the spellings the sides of such pairs are written in (all their live mentions')."""
-    wanted, sides = set(), set()
+    wanted: set[int] = set()
+    sides: set[int] = set()
     for a, b in pairs:
         joint = facts.passage_set(a) & facts.passage_set(b)
         if joint:
@@ -100,22 +103,22 @@ def joint_texts(facts: StoreFacts, pairs: list[tuple[int, int]]) -> None:
     # and last passage it is written in: a hub's tens of thousands of mentions are a few spellings.
     live, spelled = facts.entities_of, facts.surfaces
     for part in slices(sorted(sides - spelled.keys())):
-        query = (
+        spellings = (
             Mention.select(Mention.entity, Mention.surface, fn.MIN(Mention.passage), fn.MAX(Mention.passage))
             .where(Mention.entity.in_(part) & Mention.active)
             .group_by(Mention.entity, Mention.surface)
         )
         unsure = set()  # entities with a spelling whose first and last passages are both retired
-        for entity_id, surface, first, last in rows_of(query):
+        for entity_id, surface, first, last in rows_of(spellings):
             if first in live or last in live:
                 spelled.setdefault(entity_id, set()).add(surface)
             else:
                 unsure.add(entity_id)
         for few in slices(sorted(unsure)):  # their every mention: a passage between those two may be live
-            query = Mention.select(Mention.entity, Mention.surface, Mention.passage).where(
+            mentions = Mention.select(Mention.entity, Mention.surface, Mention.passage).where(
                 Mention.entity.in_(few) & Mention.active
             )
-            for entity_id, surface, pid in rows_of(query):
+            for entity_id, surface, pid in rows_of(mentions):
                 if pid in live:
                     spelled.setdefault(entity_id, set()).add(surface)
 
@@ -177,8 +180,8 @@ class Homes:
 def settled_pairs(namespace: str, home: Homes) -> set[frozenset[int]]:
     """Pairs a reviewer settled (reject / keep_both), followed through aliases."""
     out = set()
-    for low, high in (
-        KeepApart.select(KeepApart.low_id, KeepApart.high_id).where(KeepApart.namespace == namespace).tuples()
+    for low, high in tuples(
+        KeepApart.select(KeepApart.low_id, KeepApart.high_id).where(KeepApart.namespace == namespace)
     ):
         a, b = home(low), home(high)
         if a is not None and b is not None and a != b:
@@ -201,7 +204,7 @@ def answer_counts(namespace: str) -> dict[str, tuple[int, int]]:
         .group_by(fn.COALESCE(Question.pattern, Question.rule), Question.status)
     )
     out: dict[str, tuple[int, int]] = {}
-    for rule, status, count in query.tuples():
+    for rule, status, count in tuples(query):
         merged, answered = out.get(rule, (0, 0))
         out[rule] = (merged + (count if status == "merged" else 0), answered + count)
     # a learned fold a reviewer reverted answers its pattern "not the same"
@@ -210,7 +213,7 @@ def answer_counts(namespace: str) -> dict[str, tuple[int, int]]:
         (Fold.namespace == namespace) & Fold.rule.startswith(evidence.LEARNED) & Fold.reverted_at.is_null(False)
     )
     taken_back = recovery.taken_back(namespace)
-    for fold_id, rule in reverted.tuples():
+    for fold_id, rule in tuples(reverted):
         if fold_id not in taken_back:
             merged, answered = out.get(rule.removeprefix(evidence.LEARNED), (0, 0))
             out[rule.removeprefix(evidence.LEARNED)] = (merged, answered + 1)
@@ -225,7 +228,7 @@ def reverted_pairs(namespace: str, home: Homes) -> set[frozenset[int]]:
         (Fold.namespace == namespace) & Fold.reverted_at.is_null(False)
     )
     taken_back = recovery.taken_back(namespace)
-    for fold_id, canonical, absorbed in rows.tuples():
+    for fold_id, canonical, absorbed in tuples(rows):
         if fold_id in taken_back:
             continue
         a, b = home(canonical), home(absorbed)
@@ -234,14 +237,27 @@ def reverted_pairs(namespace: str, home: Homes) -> set[frozenset[int]]:
     return out
 
 
-def pending_pairs(namespace: str, home: Homes) -> set[frozenset[int]]:
+def pending_pairs(namespace: str, home: Homes) -> set[frozenset[int | None]]:
+    """Pairs a pending question is about, followed through aliases (None for a side no longer there)."""
     rows = Question.select(Question.left_id, Question.right_id).where(
         (Question.namespace == namespace) & (Question.kind == ENTITY_PAIR) & (Question.status == "pending")
     )
-    return {frozenset((home(a), home(b))) for a, b in rows.tuples()}
+    return {frozenset((home(a), home(b))) for a, b in tuples(rows)}
 
 
 Pair = tuple[int, int]  # (low id, high id)
+
+
+def _ordered(pairs: Iterable[frozenset[int | None]]) -> set[Pair]:
+    """The pairs as (low, high): a pair with a deleted side (None) is no verdict's."""
+    out: set[Pair] = set()
+    for pair in pairs:
+        sides = [x for x in pair if x is not None]
+        if len(sides) == len(pair):
+            out.add((min(sides), max(sides)))
+    return out
+
+
 Row = tuple[int, str, str | None]  # an entity's (id, name, type)
 Mark = Literal["pending", "unfolded", "settled"]  # what a reviewer did about a pair (`Reading.marked`)
 
@@ -267,7 +283,7 @@ class Reading:
     answers: dict[str, tuple[int, int]]  # `answer_counts`
     learned: dict[str, int]  # rules this store's reviewers taught: their asks fold unasked
     settled: set[frozenset[int]]  # `settled_pairs`
-    pending: set[frozenset[int]]  # pairs a pending question is about
+    pending: set[frozenset[int | None]]  # pairs a pending question is about
     unfolded: set[frozenset[int]]  # pairs a reviewer unfolded: ask, never fold again unasked
     pending_ordered: set[Pair]  # `pending` as (low, high), without a pair with a deleted side
     unfolded_ordered: set[Pair]  # as `pending_ordered`
@@ -292,11 +308,10 @@ class Reading:
         settled = settled_pairs(namespace, home)
         pending = pending_pairs(namespace, home)
         unfolded = reverted_pairs(namespace, home)
-        settled_, pending_, unfolded_ = (
-            {(min(p), max(p)) for p in pairs if None not in p} for pairs in (settled, pending, unfolded)
-        )  # as (low, high): a pair with a deleted side is no verdict's
-        marked: dict[Pair, Mark] = dict.fromkeys(pending_, "pending") | dict.fromkeys(unfolded_, "unfolded")
-        marked |= dict.fromkeys(settled_, "settled")
+        settled_, pending_, unfolded_ = _ordered(settled), _ordered(pending), _ordered(unfolded)
+        marked: dict[Pair, Mark] = dict.fromkeys(pending_, "pending")
+        marked.update(dict.fromkeys(unfolded_, "unfolded"))  # a later mark wins
+        marked.update(dict.fromkeys(settled_, "settled"))
         facts = store_facts(set(), passages, named, sources, counts)
         facts.answers = answers
         live = {row[0]: row for row in rows}

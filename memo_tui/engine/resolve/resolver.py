@@ -20,7 +20,7 @@ from heapq import merge
 from memo_tui.engine.conflicts import ConflictReport
 from memo_tui.engine.resolve import conflict_search, early, pass_memory, recovery
 from memo_tui.engine.resolve.admission import admit, settle_moot_questions
-from memo_tui.engine.resolve.asks import FOLD_RULE, NO_PASSAGES, Ask, Side, Verdicts, hopeless, weighed
+from memo_tui.engine.resolve.asks import FOLD_RULE, NO_PASSAGES, Ask, Side, Verdicts, Weighed, hopeless, weighed
 from memo_tui.engine.resolve.early import Early
 from memo_tui.engine.resolve.folding import Folder, follow_folds
 from memo_tui.engine.resolve.kept_asks import (
@@ -144,6 +144,8 @@ class ResolutionPass:
     main: int  # the asks about remembered verdicts (the first ones); folding adds more
     grown: ChainMap[int, int]  # entity id -> its live passages, with what each fold added to its canonical
     absorbed_into: dict[int, Side]  # member id -> the canonical it was folded into
+    # by `weigh`
+    weighed_asks: list[Weighed]  # the visit's asks with their evidence; `follow` adds the folds' and moves them
     # by `follow`
     left_unread: int  # hopeless asks this pass found, left unread
     kept_here: dict[Kept, PairList]  # what the next pass may leave unvisited, beside what was kept
@@ -151,8 +153,8 @@ class ResolutionPass:
     # by `rank`
     shares: likelihood.Shares
     kept_likely: list[KeptGroup]
-    likely: list[Ask]  # the asks admission ranks
-    unlikely: list[Ask]  # under the floor, but a teaching question may serve them
+    likely: list[Weighed]  # the asks admission ranks
+    unlikely: list[Weighed]  # under the floor, but a teaching question may serve them
     # by `save`
     memory: ConflictReport  # what the passage search queued
 
@@ -177,7 +179,7 @@ class ResolutionPass:
         self.doubts: dict[Pair, Evidence | None] = {}  # `certain`'s answers
         # what the visit finds (`judge`)
         self.fold_edges: list[tuple[Side, Side]] = []  # a `Name` only where the rules judge the pair anew
-        self.asks: list[Ask] = []
+        self.asks: list[Ask[Evidence | None]] = []  # unweighed, some of them, until `weigh`
         self.remade: set[Pair] = set()  # asks whose evidence was remade from the last pass's
         self.skipped: dict[tuple[str, int], PairList] = {}  # hopeless asks this pass finds it need not read
         self.rest = PairList()  # the pairs visited that are not kept by key (those are, `follow`)
@@ -322,7 +324,8 @@ class ResolutionPass:
     def weigh(self) -> None:
         """Weigh every ask still without evidence (a hopeless rule's keep its prior, unweighed)."""
         r = self.reading
-        self.asks = [weighed(q, self.weigh_pair, r.facts, r.priors) for q in self.asks]
+        self.weighed_asks = [weighed(q, self.weigh_pair, r.facts, r.priors) for q in self.asks]
+        self.asks = []
 
     def follow(self) -> None:
         """Ask about the kept and unread asks this pass's folds bear on as if visited; keep for the next
@@ -338,14 +341,20 @@ class ResolutionPass:
             revived += [((pairs.lows[at], pairs.highs[at]), (rule, impact, None, False)) for at in places]
             self.skipped[rule, impact] = pairs.without(places)
         self.remade.update(pair for pair, _ in late)  # its passages stand
-        made = [self.ask_of(pair, impact, self.remake(local)) for pair, (_, impact, local, _) in late]
+        made = []
+        for pair, (_, impact, local, _) in late:
+            assert local is not None  # `split_touched` leaves a kept ask without what it was made of unread
+            made.append(self.ask_of(pair, impact, self.remake(local)))
         for pair, (rule, impact, _, _) in revived:
             said = self.verdicts(self.found.verdicts[pair])
             if pair in r.unfolded_ordered:
                 said = self.verdicts.unfolded(said)
-            made.append(Ask(r.side(pair[0]), r.side(pair[1]), said, impact, r.priors[rule]))
+            prior = r.priors[rule]
+            # unread, its rule is hopeless: `still_kept` let go of the kept whose rule the answers lifted
+            assert prior is not None
+            made.append(Ask(r.side(pair[0]), r.side(pair[1]), said, impact, prior))
         made.sort(key=lambda q: (q.left.id, q.right.id))
-        asks, main = self.asks, self.main
+        asks, main = self.weighed_asks, self.main
         asks[:main] = merge(asks[:main], made, key=lambda q: (q.left.id, q.right.id))  # in the order of a visit
         self.main = main + len(made)
         self.kept_here = self._keep_for_next()
@@ -353,7 +362,7 @@ class ResolutionPass:
         # a keep-apart decision on an entity folded in this pass now covers its canonical
         absorbed_into = self.absorbed_into
         settled = {frozenset(absorbed_into[x].id if x in absorbed_into else x for x in pair) for pair in r.settled}
-        self.asks = follow_folds(
+        self.weighed_asks = follow_folds(
             asks, absorbed_into, counts=self.grown, settled=settled, pending=r.pending, weigh=self.weigh_pair,
             name_of=self.name_of, checked=self.main,
         )  # fmt: skip
@@ -367,7 +376,7 @@ class ResolutionPass:
         kept_here: dict[Kept, PairList] = {
             (rule, impact, None, False): pairs for (rule, impact), pairs in self.skipped.items()
         }
-        for q in self.asks[: self.main]:
+        for q in self.weighed_asks[: self.main]:
             pair = (q.left.id, q.right.id)
             meet = not r.facts.passage_set(pair[0]).isdisjoint(r.facts.passage_set(pair[1]))
             rule = q.verdict.rule
@@ -383,10 +392,10 @@ class ResolutionPass:
         """Rank every ask by this store's own shares, fitted on all of them (those left unread keep
         their prior); sort out the likely, the teachable and the unlikely."""
         r, report = self.reading, self.report
-        self.shares = store_shares(self.namespace, self.asks, self.kept, r)
+        self.shares = store_shares(self.namespace, self.weighed_asks, self.kept, r)
         self._unread = {id(found) for found in r.priors.values() if found is not None}
         self._rescored: dict[int, tuple[Evidence, Evidence]] = {}  # id -> (evidence, rescored): asks share evidences
-        asks = [q._replace(evidence=self.rescore(q.evidence)) for q in self.asks]
+        asks = [q._replace(evidence=self.rescore(q.evidence)) for q in self.weighed_asks]
         self.kept_likely, kept_teachable, unread_kept, remade_kept = kept_asks(
             self.kept, r, lambda local: self.rescore(self.remake(local))
         )
@@ -399,7 +408,7 @@ class ResolutionPass:
         # what only a teaching question may serve: weighed, under the floor, not hopeless
         self.unlikely = [q for q in asks if evidence.MIN_TEACH <= q.evidence.likelihood < evidence.MIN_LIKELIHOOD]
         self.unlikely += [self.ask_of(min(group.pairs), group.impact, group.evidence) for group in kept_teachable]
-        self.asks = []
+        self.weighed_asks = []
 
     def save(self) -> None:
         """Queue what the passage search found; keep what the next pass needs; reweigh the pending questions."""
@@ -452,7 +461,7 @@ class ResolutionPass:
             built = self.book[entity_id] = Name(*self.reading.live[entity_id])
         return built
 
-    def ask_of(self, pair: Pair, impact: int, found: Evidence) -> Ask:
+    def ask_of(self, pair: Pair, impact: int, found: Evidence) -> Weighed:
         """The ask about a pair kept from the last pass (never one a reviewer marked)."""
         low, high = pair
         r = self.reading

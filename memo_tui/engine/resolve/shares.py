@@ -7,18 +7,21 @@ from collections import Counter, defaultdict
 
 from peewee import fn
 
-from memo_tui.engine.resolve.asks import Ask, hopeless
+from memo_tui.engine.resolve.asks import Weighed, hopeless
 from memo_tui.engine.resolve.pass_memory import Kept, PairList
 from memo_tui.engine.resolve.reads import Reading
 from memo_tui.names import evidence, likelihood
 from memo_tui.store import Question
 from memo_tui.store.kinds import ENTITY_PAIR
 from memo_tui.store.locks import writing
+from memo_tui.store.rows import tuples
 
 ANSWERED = "; reviewers here merged "  # what a question's reason says of its pattern's answers, last
 
 
-def store_shares(namespace: str, asks: list[Ask], kept: dict[Kept, PairList], reading: Reading) -> likelihood.Shares:
+def store_shares(
+    namespace: str, asks: list[Weighed], kept: dict[Kept, PairList], reading: Reading
+) -> likelihood.Shares:
     """This store's share of same-pairs per pattern, fitted on every candidate pair it holds: the
     asks visited (`asks`), those kept from the last pass (`kept`) and the pending questions, but
     those left unread (no fact was read for them)."""
@@ -36,7 +39,7 @@ def store_shares(namespace: str, asks: list[Ask], kept: dict[Kept, PairList], re
     asked = Question.select(
         fn.COALESCE(Question.pattern, Question.rule), Question.evidence, Question.left_id, Question.right_id
     ).where((Question.namespace == namespace) & (Question.kind == ENTITY_PAIR) & (Question.status == "pending"))
-    for pattern, x, left, right in asked.tuples():
+    for pattern, x, left, right in tuples(asked):
         observed[pattern, round(x or 0.0, 4)] += 1
         edges[pattern].append((left, right))
     covers = {pattern: likelihood.cover(pairs) for pattern, pairs in edges.items()}
@@ -51,7 +54,7 @@ def reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]], shares:
         Question.id, pattern, Question.evidence, Question.impact, Question.likelihood, Question.reason
     ).where((Question.namespace == namespace) & (Question.kind == ENTITY_PAIR) & (Question.status == "pending"))
     changed = []
-    for qid, rule, extra, impact, old, reason in rows.tuples():
+    for qid, rule, extra, impact, old, reason in tuples(rows):
         merged, answered = answers.get(rule, (0, 0))
         share = shares.of(rule)
         new = round(evidence.sigmoid(evidence.logit(share) + (extra or 0.0)), 4)

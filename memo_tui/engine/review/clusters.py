@@ -405,7 +405,7 @@ def answer_cluster(
     actor: str,
     channel: str,
     canonical: int | None = None,
-    members: Iterable[int] | None = None,
+    members: Iterable[int | None] | None = None,
     mark_rest: bool = False,
     seen: Iterable[int] | None = None,
     different: Iterable[int] | None = None,
@@ -416,7 +416,8 @@ def answer_cluster(
     different from it. For a passage family: keep the canonical passage and retire the rest. reject /
     keep_both: every question of the cluster, as one batch. `different`: members to mark different,
     named one by one (instead of `mark_rest`). `seen`: the members the reviewer was shown; when the
-    cluster has changed since (a member came or went), nothing is done."""
+    cluster has changed since (a member came or went), nothing is done. A member None (one no
+    longer in the store, `answer_again`) is no member of the cluster."""
     if action not in decisions.ANSWERS:
         raise MemoError(f"unknown answer {action!r}; one of {', '.join(decisions.ANSWERS)}")
     with writing(namespace):
@@ -452,7 +453,7 @@ def _fold(
     cluster: QuestionView,
     actor: str,
     channel: str,
-    members: Iterable[int] | None,
+    members: Iterable[int | None] | None,
     mark_rest: bool,
     different: Iterable[int] | None,
 ) -> decisions.DecisionView:
@@ -461,11 +462,11 @@ def _fold(
     if members is None:
         chosen = [m.id for m in cluster.members[1:] if not m.kept_apart]
     else:
-        chosen = list(dict.fromkeys(members))
-        strangers = [m for m in chosen if m not in by_id]
+        named = list(dict.fromkeys(members))
+        strangers = [m for m in named if m not in by_id]
         if strangers:
             raise MemoError(f"#{strangers[0]} is not a member of cluster {cluster.id}")
-        chosen = [m for m in chosen if m != canonical]
+        chosen = [m for m in named if m is not None and m != canonical]  # None was a stranger
     rest = [m.id for m in cluster.members[1:] if m.id not in chosen and not m.kept_apart]
     if different is not None:
         rest, mark_rest = [m for m in rest if m in set(different)], True

@@ -27,6 +27,7 @@ from memo_tui.service.views import (
     Signature,
 )
 from memo_tui.service.work import resolve
+from memo_tui.tui.host import host
 from memo_tui.tui.messages import (
     CanonicalChosen,
     Decided,
@@ -408,8 +409,11 @@ class ReviewScreen(Screen):
         if event.data_table.id != "queue-table":
             return
         event.stop()
+        keymap = host(self.app).keymap
         for binding in self.BINDINGS:
-            keys = self.app.keymap.get(binding.id or "", "")
+            if not isinstance(binding, Binding):  # this screen's are all `Binding`s; the tuple forms have no id
+                continue
+            keys = keymap.get(binding.id or "", "")
             if "enter" in (key.strip() for key in keys.split(",")):
                 await self.run_action(binding.action)
                 return
