@@ -40,6 +40,7 @@ CALIBRATION = Path(__file__).with_name("calibration.json")  # the packaged one, 
 # with the one fitted without it (`memo-tui eval --kinds`)
 CALIBRATION_ENV = "MEMO_TUI_CALIBRATION"
 TABLES = ("priors", "weights", "conflict_priors")  # what a calibration file holds
+RATIOS = "anchor_ratios"  # and may hold: pattern -> its same-pairs per same-pair of the anchors (`likelihood`)
 # Below this a question is more than three times as likely wrong as right: not asked, but as a teaching
 # question (`admission.TEACH_EVERY`). Impact never hides a question (it only ranks it); the cap handles volume.
 MIN_LIKELIHOOD = 0.25
@@ -229,6 +230,8 @@ class Evidence(NamedTuple):
     pooled: float | None = None  # the prior pooled across kinds, when this store's own fit moved it
     fitted_on: int = 0  # how many of this store's pairs of the pattern the fit saw
     bounded: int = 0  # how many of those can be the same at most, when that held the share down
+    # how many of those the store's anchors say are the same, and the anchors (`likelihood.anchored`)
+    anchored: tuple[int, int] = (0, 0)
     # when the two share no neighbour: what the evidence is made of but the prior (its pattern, the
     # log-odds unrounded, shared sources, rare variant, no neighbours, defined in, contrasted in)
     local: Made | None = None
@@ -253,7 +256,7 @@ class Evidence(NamedTuple):
         if self.shared_sources:
             parts.append(f"{self.shared_sources} author{'s' if self.shared_sources > 1 else ''} wrote both")
         if self.pooled is not None:
-            parts.append(store_note(self.prior, self.pooled, self.fitted_on, self.bounded))
+            parts.append(store_note(self.prior, self.pooled, self.fitted_on, self.bounded, self.anchored))
         text = "; ".join(filter(None, parts))
         merged, answered = self.answered
         if answered:  # last, so that a later pass can restate it (shares.ANSWERED)
@@ -264,15 +267,20 @@ class Evidence(NamedTuple):
 STORE_NOTE = re.compile(r"; this store's pairs like this look the same [^;(]*\([^)]*\)")
 
 
-def store_note(share: float, pooled: float, fitted_on: int, bounded: int = 0) -> str:
+def store_note(
+    share: float, pooled: float, fitted_on: int, bounded: int = 0, anchored: tuple[int, int] = (0, 0)
+) -> str:
     """What a reason says of the store's own share of a pattern, when the fit moved it (and when how
-    few things the pairs' names can be held it down: `likelihood.cover`)."""
+    few things the pairs' names can be held it down: `likelihood.cover`; what the store's names
+    spelled twice say of it: `likelihood.anchored`, as (same-pairs expected, anchors))."""
     if abs(share - pooled) < 0.01:
         return ""
     most = f", {bounded} of them at most: their names are few things" if bounded else ""
+    expected, anchors = anchored
+    said = f", about {expected} the same by its {anchors} names spelled two ways" if anchors else ""
     return (
         f"this store's pairs like this look the same {share:.0%} of the time"
-        f" (fitted on {fitted_on}{most}; {pooled:.0%} across kinds of text)"
+        f" (fitted on {fitted_on}{most}{said}; {pooled:.0%} across kinds of text)"
     )
 
 
@@ -319,8 +327,10 @@ def store_shares(
 ) -> likelihood.Shares:
     """This store's share of same-pairs per pattern, fitted on its candidate pairs and answers
     (`likelihood.fit`): observed is (pattern, what the pair's evidence adds) -> how many pairs;
-    covers, pattern -> `likelihood.cover` of those pairs."""
-    return likelihood.fit(observed, answers, pooled_prior, covers)
+    covers, pattern -> `likelihood.cover` of those pairs. The loose patterns start from what the
+    store's anchors say of them, by the calibration's `anchor_ratios` (a calibration without that
+    table keeps the pooled shares)."""
+    return likelihood.fit(observed, answers, pooled_prior, covers, calibration().get(RATIOS))
 
 
 def rescored(found: Evidence, shares: likelihood.Shares) -> Evidence:
@@ -332,7 +342,14 @@ def rescored(found: Evidence, shares: likelihood.Shares) -> Evidence:
         pooled=pooled_prior(found.pattern),
         fitted_on=shares.pairs.get(found.pattern, 0),
         bounded=shares.bounded.get(found.pattern, 0),
+        anchored=anchored(shares, found.pattern),
     )
+
+
+def anchored(shares: likelihood.Shares, pattern: str) -> tuple[int, int]:
+    """What the store's anchors said of the pattern's pairs: (same-pairs expected, anchors), or (0, 0)."""
+    expected = shares.expected.get(pattern)
+    return (0, 0) if expected is None else (expected, shares.anchors)
 
 
 def conflict_likelihood(rule: str) -> float:

@@ -59,7 +59,11 @@ def reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]], shares:
         share = shares.of(rule)
         new = round(evidence.sigmoid(evidence.logit(share) + (extra or 0.0)), 4)
         note = evidence.store_note(
-            share, evidence.pooled_prior(rule), shares.pairs.get(rule, 0), shares.bounded.get(rule, 0)
+            share,
+            evidence.pooled_prior(rule),
+            shares.pairs.get(rule, 0),
+            shares.bounded.get(rule, 0),
+            evidence.anchored(shares, rule),
         )
         said = evidence.STORE_NOTE.sub("", reason.split(ANSWERED)[0]) + (f"; {note}" if note else "")
         said += f"{ANSWERED}{merged} of {answered} questions like this" if answered else ""
