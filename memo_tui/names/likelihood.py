@@ -24,11 +24,13 @@ A store says how many things it spells twice; that says how many of its loose pa
 inside another, a few edits apart, initials, a prefix) can be the same, where their own evidence says
 nothing (one-line passages share no rare neighbour). Its anchors are its pairs of one name's spellings
 (ANCHORS: case, spaces, hyphens), each counted by its fitted share, and the pairs reviewers merged of
-them. A loose pattern's same-pairs are about the anchors times a pooled ratio (`calibration.json`'s
-`anchor_ratios`: its judged same-pairs per judged same-pair of the anchors, in the labelled stores),
-and its share is that over the store's pairs of the pattern (`anchored`). Where names are many and
-duplicates few (fifty thousand package summaries), the loose pairs are mostly different things; the
-estimate weighs as many pairs as the anchors it rests on, so a small store keeps the pooled share.
+them (not the folds made unasked: they are no pair of the store's any more, so the count stays put
+from one pass to the next). A loose pattern's same-pairs are about the anchors times a pooled ratio
+(`calibration.json`'s `anchor_ratios`: its judged same-pairs per judged same-pair of the anchors, in
+the labelled stores), and its share is that over the store's pairs of the pattern (`anchored`).
+Where names are many and duplicates few (fifty thousand package summaries), the loose pairs are
+mostly different things; the estimate weighs as many pairs as the anchors it rests on, so a small
+store keeps the pooled share.
 
 Only the shares are fitted: fitting the features' ratios too (their m and u) was tried on the
 labelled stores and sank half the true pairs below the floor (the store's mass of different pairs
