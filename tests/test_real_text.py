@@ -25,7 +25,7 @@ FIRST_SAME = {"chats": 0.7}  # TODAY for chats (10 served in five stores); else 
 # below the uniform sample of the kind's queue
 RECALL = {"changelogs": 0.8, "summaries": 0.85, "commits": 0.85, "notes": 0.85, "chats": 0.75}  # TODAY: cl, chats
 LABELLED = {"chats": 10}  # mined same-pairs whose names are in the store (chats: interjections are read away)
-QUESTIONS_PER_1000 = {"summaries": 112, "notes": 150}  # TODAY (summaries under the 120); the others <= 120
+QUESTIONS_PER_1000 = {"summaries": 115, "notes": 150}  # TODAY (summaries under the 120); the others <= 120
 CONFLICTS = {"changelogs": 5, "summaries": 50, "commits": 30}  # the issue's <= 50 on 50k summaries; else 1%
 CLUSTER_MEMBERS = {"changelogs": 0.65, "summaries": 0.75}  # changelogs TODAY: 0.657 of 306, every member now labelled
 

@@ -508,7 +508,11 @@ def _cut_in_capitals(key: str, letters: int) -> bool:
 
 def _plural(a: Name, b: Name) -> bool:
     """`Framework` / `Frameworks`, `tool/function` / `tools/functions`: the parts differ only by
-    trailing s or es."""
+    trailing s or es; or the merge keys do (`LLM API` / `LLM APIs`, `dataframe` / `DataFrames`, whose
+    parts split the capitals apart: `ap`, `is`)."""
+    short, long = sorted((a.merge, b.merge), key=len)
+    if len(short) >= 3 and long in (short + "s", short + "es"):
+        return True
     if len(a.parts) != len(b.parts):
         return False
     differ = [(x, y) for x, y in zip(a.parts, b.parts, strict=True) if x != y]
