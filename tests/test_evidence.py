@@ -50,6 +50,23 @@ def test_rare_shared_neighbours_raise_the_likelihood_and_a_hub_does_not():
     assert rare.shared_neighbours == ("Helix Router", "Quartz Ledger")
     assert "shares 2 rare neighbours: Helix Router, Quartz Ledger" in rare.words()
     assert evidence.is_certain(rare) and not evidence.is_certain(alone)
+    assert evidence.certain_because(rare) == (
+        "they share 2 rare neighbours: Helix Router, Quartz Ledger; no passage sets the two side by side"
+    )
+    assert evidence.certain_because(alone) is None
+    usual = ("GitHub", 158, "Github", 2)  # a notes folder's
+    assert evidence.is_certain(alone, usual=usual)
+    assert evidence.certain_because(alone, usual=usual).startswith("'GitHub' is how this store writes the name")
+
+
+@pytest.mark.parametrize(
+    ("passages", "usual"),
+    [((2, 158), True), ((1, 3), True), ((1, 1), False), ((2, 2), False), ((3, 3), False), ((1, 2), False)],
+)
+def test_a_usual_spelling_is_written_in_three_passages_and_more_than_the_other(passages, usual):
+    """`ArtEmis` / `Artemis` (1, 1) and `MiniMax` / `Minimax` (2, 2) on the package summaries are two
+    things each; `GitHub` / `Github` (158, 2) in a notes folder one."""
+    assert evidence.usual_spelling(passages) is usual
 
 
 def test_a_shared_author_adds_no_more_than_the_chance_of_one_says(monkeypatch):
@@ -91,6 +108,7 @@ def test_two_spellings_side_by_side_count_against_and_a_definition_for():
     assert contrasted.contrasted_in == "#1" and contrasted.likelihood < 0.3
     assert defined.pattern == "acronym+defined" and defined.likelihood == pytest.approx(0.8, abs=0.01)
     assert not evidence.is_certain(contrasted)
+    assert not evidence.is_certain(contrasted, prose_variants=True, usual=("Postgres", 5, "PostgreSQL", 1))
 
 
 def test_definitions_are_parentheses_and_aka_not_contrasts():

@@ -122,6 +122,61 @@ def test_one_prose_name_written_both_ways_in_one_passage_is_asked_not_folded(sto
     assert report.folded == 0 and report.not_certain == 1
 
 
+def fold_summaries() -> list[str]:
+    folds = Decision.select().where((Decision.action == "fold") & (Decision.channel == "auto"))
+    return [json.loads(d.payload)["summary"] for d in folds]
+
+
+def test_a_stray_capitalisation_of_the_stores_usual_spelling_folds_and_says_why(store):
+    """As a notes folder writes them: `GitHub` in three passages, `Github` once (no rare neighbour in
+    common); the same word with its inner capitals dropped folds unasked, and the fold says why."""
+    ingest(
+        "Push the branch to GitHub and open a pull request.",
+        "The tests run on GitHub for every push.",
+        "The release notes live on GitHub too.",
+        "I just changed the name of a Github repository.",
+    )
+    report = resolve(NS)
+    assert report.folded == 1 and "Github" not in names() and "GitHub" in names()
+    (summary,) = fold_summaries()
+    assert summary == (
+        "folded 'Github' into 'GitHub' ('GitHub' is how this store writes the name (3 passages); 'Github' (1)"
+        " is the same word without its inner capitals; no passage sets the two side by side)"
+    )
+
+
+def test_two_stylings_each_written_twice_are_asked_not_folded(store):
+    """On the package summaries `MiniMax` (the company) and `Minimax` (the algorithm) are two
+    passages each: neither is the store's usual spelling, so they are asked."""
+    ingest(
+        "Inference across Kimi, GLM, MiniMax and DeepSeek.",
+        "SDK for Chinese AI models (DeepSeek, Qwen, MiniMax).",
+        "Beginner-friendly search algorithms: BFS, DFS, A*, Minimax.",
+        "Algorithm utilities including Minimax and Water Jug.",
+    )
+    report = resolve(NS)
+    assert report.folded == 0 and frozenset(("MiniMax", "Minimax")) in queued()
+
+
+def test_a_usual_spelling_beside_its_variant_in_one_passage_is_asked_not_folded(store):
+    ingest(
+        "JavaScript runs the page.",
+        "The JavaScript bundle is small.",
+        "JavaScript again.",
+        "The Javascript is overly complicated, said the JavaScript reviewer.",
+    )
+    report = resolve(NS)
+    assert report.folded == 0 and frozenset(("JavaScript", "Javascript")) in queued()
+
+
+def test_a_fold_on_shared_rare_neighbours_says_so(messy):
+    resolve(NS)
+    assert fold_summaries() == [
+        "folded 'Claude-Code' into 'Claude Code' (they share 2 rare neighbours: Ledger Service, Nimbus Console;"
+        " no passage sets the two side by side)"
+    ]
+
+
 def test_a_source_written_as_a_name_is_a_person_and_a_short_name_is_asked_with_who_says_it(store):
     records = [
         PassageRecord("c1", "Morning Deb, did the restore finish?", "Priya"),

@@ -313,6 +313,33 @@ def prose_variants(a: Name, b: Name) -> bool:
     return same_case != same_separators
 
 
+def inner_capitals(a: Name, b: Name) -> bool:
+    """One name written with capitals inside a word and once without (`GitHub` / `Github`,
+    `CodeSandbox` / `Codesandbox`, `M2 MacBook Pro` / `M2 Macbook Pro`): the same words and separators,
+    and each word that differs is one capitalised word in one name and the same letters cut into
+    capitalised humps in the other. A run of capitals (`SIMTech` / `SimTech`, `AletheIA`, `APPy`) is
+    not of this shape: such names are acronyms of their own, and two stylings are often two things.
+    Whether the store says enough to fold it unasked is the evidence's to tell (`evidence.usual_spelling`)."""
+    if a.key == b.key or a.merge != b.merge or a.code or b.code:
+        return False
+    if [ch for ch in a.key if ch in " -"] != [ch for ch in b.key if ch in " -"]:
+        return False
+    differ = [
+        (x, y) for x, y in zip(_SPACE_OR_HYPHEN.split(a.key), _SPACE_OR_HYPHEN.split(b.key), strict=True) if x != y
+    ]
+    return bool(differ) and all(sorted((_humps(x), _humps(y)))[0] == 1 < max(_humps(x), _humps(y)) for x, y in differ)
+
+
+def _humps(word: str) -> int:
+    """How many capitalised humps a word of letters is made of (`Github` 1, `GitHub` 2); 0 when it is
+    not made of them alone (`SIMTech`, `iPhone`, `Py3`)."""
+    if not word.isalpha() or not word[0].isupper() or word[-1].isupper():
+        return 0
+    if any(x.isupper() and y.isupper() for x, y in zip(word, word[1:], strict=False)):
+        return 0
+    return sum(map(str.isupper, word))
+
+
 def _joined_vs_spaced(a: Name, b: Name) -> bool:
     marks_a = {ch for ch in a.key if not ch.isalnum()}
     marks_b = {ch for ch in b.key if not ch.isalnum()}

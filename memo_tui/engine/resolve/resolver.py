@@ -39,7 +39,7 @@ from memo_tui.engine.review import queue
 from memo_tui.errors import MemoError
 from memo_tui.names import evidence, likelihood
 from memo_tui.names.evidence import Evidence
-from memo_tui.names.rules import ASK, FOLD, Name, Verdict, judge_pair, prose_variants
+from memo_tui.names.rules import ASK, FOLD, Name, Verdict, inner_capitals, judge_pair, prose_variants
 from memo_tui.store.locks import pass_lock
 from memo_tui.store.statements import paused_gc
 
@@ -177,6 +177,7 @@ class ResolutionPass:
         self.book: dict[int, Name] = {}
         self.remade_from: dict[tuple, Evidence] = {}  # what an evidence was made of -> the evidence (many share it)
         self.doubts: dict[Pair, Evidence | None] = {}  # `certain`'s answers
+        self.because: dict[Pair, str | None] = {}  # why `certain` found a fold certain (`because_of`)
         # what the visit finds (`judge`)
         self.fold_edges: list[tuple[Side, Side]] = []  # a `Name` only where the rules judge the pair anew
         self.asks: list[Ask[Evidence | None]] = []  # unweighed, some of them, until `weigh`
@@ -313,6 +314,7 @@ class ResolutionPass:
             asks=self.asks,
             dry_run=self.dry_run,
             certain=self.certain,
+            because=self.because_of,
             judge=self.verdict_on,
             stop_if_cancelled=self.stop_if_cancelled,
         )
@@ -417,6 +419,7 @@ class ResolutionPass:
         # neighbours and asks too unlikely to admit were a twentieth of it at a million names
         self.reading.let_go()
         self.doubts.clear()
+        self.because.clear()
         self.read_pairs.clear()
         if not self.dry_run:
             r = self.reading
@@ -525,6 +528,24 @@ class ResolutionPass:
             else:
                 local = self.kept_fold(pair)
                 found = self.weigh_pair(a, b, FOLD_RULE) if local is None else evidence.remade(local, r.answers)
-                sure = evidence.is_certain(found, prose_variants(self.name_of(a.id), self.name_of(b.id)))
+                names = (self.name_of(a.id), self.name_of(b.id))
+                because = evidence.certain_because(found, prose_variants(*names), self.usual(a, b, names))
+                sure = because is not None
+                self.because[pair] = because
             self.doubts[pair] = None if sure and not asked else found
         return self.doubts[pair]
+
+    def usual(self, a: Side, b: Side, names: tuple[Name, Name]) -> evidence.Usual | None:
+        """(usual spelling, its passages, the other, its passages) when the two are one name with and
+        without inner capitals and the store writes one of them usually (`evidence.usual_spelling`)."""
+        if not inner_capitals(*names):
+            return None
+        counts = self.reading.counts
+        (few, fewer), (many, more) = sorted(
+            ((a.name, counts.get(a.id, 0)), (b.name, counts.get(b.id, 0))), key=lambda x: x[1]
+        )
+        return (many, more, few, fewer) if evidence.usual_spelling((fewer, more)) else None
+
+    def because_of(self, a: Side, b: Side) -> str | None:
+        """Why `certain` found a fold of the two certain (None for a learned fold: its reason says)."""
+        return self.because.get((a.id, b.id) if a.id < b.id else (b.id, a.id))
