@@ -169,6 +169,43 @@ def test_a_usual_spelling_beside_its_variant_in_one_passage_is_asked_not_folded(
     assert report.folded == 0 and frozenset(("JavaScript", "Javascript")) in queued()
 
 
+def test_a_prose_name_and_its_lowercase_spelling_fold_when_the_store_says_enough(store):
+    """As a notes folder writes them: `Homebrew` the name in three passages, `homebrew` once as the
+    command, the two beside the same rare neighbour and never in one passage: folded, saying why."""
+    ingest(
+        "We keep qpdf and the Quartz Ledger tools in Homebrew.",
+        "The formula for sqlite lives in Homebrew.",
+        "Upgrade everything with Homebrew.",
+        "I installed the Quartz Ledger tools with `homebrew`.",
+    )
+    report = resolve(NS)
+    assert report.folded == 1 and "homebrew" not in names()
+    (summary,) = fold_summaries()
+    assert summary == (
+        "folded 'homebrew' into 'Homebrew' ('Homebrew' is how this store writes the name (3 passages),"
+        " 'homebrew' (1) its lowercase spelling; they share 1 rare neighbours: Quartz Ledger;"
+        " no passage sets the two side by side)"
+    )
+
+
+def test_a_lowercase_spelling_is_asked_when_the_store_writes_it_more_or_shares_nothing(store):
+    """`mbox` the kernel's mailbox (three passages) and `Mbox` a sound card (one) on the changelogs: the
+    lowercase spelling is the more written, so it is asked; so is a pair that shares no rare neighbour."""
+    ingest(
+        "The Mbox sound cards probe beside the Quartz Ledger.",
+        "We build the site with Vite.",
+        "The site is served by Vite.",
+        "Watch it with Vite.",
+        "Fix the `mbox` driver beside the Quartz Ledger.",
+        "The `mbox` driver drops a stale lock.",
+        "The `mbox` driver fixes a leak.",
+        "Run `vite` to watch.",
+    )
+    report = resolve(NS)
+    assert report.folded == 0
+    assert {frozenset(("mbox", "Mbox")), frozenset(("Vite", "vite"))} <= queued()
+
+
 def test_a_fold_on_shared_rare_neighbours_says_so(messy):
     resolve(NS)
     assert fold_summaries() == [

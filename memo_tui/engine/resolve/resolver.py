@@ -39,7 +39,17 @@ from memo_tui.engine.review import queue
 from memo_tui.errors import MemoError
 from memo_tui.names import evidence, likelihood
 from memo_tui.names.evidence import Evidence
-from memo_tui.names.rules import ASK, FOLD, Name, Verdict, inner_capitals, judge_pair, prose_variants
+from memo_tui.names.rules import (
+    ASK,
+    FOLD,
+    LOWERCASE,
+    Name,
+    Verdict,
+    inner_capitals,
+    judge_pair,
+    prose_lowercase,
+    prose_variants,
+)
 from memo_tui.store.locks import pass_lock
 from memo_tui.store.statements import paused_gc
 
@@ -257,6 +267,8 @@ class ResolutionPass:
                     said = verdict_of.unfolded(said)
             elif said.kind == ASK and said.rule in learned:
                 said = verdict_of.learned(said, learned[said.rule])
+            elif said.kind == ASK and said.rule == LOWERCASE:
+                said = self.lowercase_fold(said, Side(*live[low]), Side(*live[high]))
             if said.kind == FOLD and pair not in pending:  # a pending question is the reviewer's to answer
                 self.fold_edges.append((Side(*live[low]), Side(*live[high])))
                 rest.append(pair)
@@ -510,13 +522,23 @@ class ResolutionPass:
         learned = self.reading.learned
         if made.kind == ASK and made.rule in learned:
             return self.verdicts.learned(made, learned[made.rule])
-        return made
+        return self.lowercase_fold(made, a, b) if made.kind == ASK and made.rule == LOWERCASE else made
+
+    def lowercase_fold(self, said: Verdict, a: Side, b: Side) -> Verdict:
+        """A `case-lowercase` ask about a prose name and its lowercase spelling, where the store usually
+        writes the prose name (`usual`), as a fold verdict: `certain` folds it when the evidence is
+        certain, and asks it otherwise. Every other stays the ask it is."""
+        names = (self.name_of(a.id), self.name_of(b.id))
+        if prose_lowercase(*names) and self.usual(a, b, names) is not None:
+            return Verdict(FOLD, said.score, said.rule, said.reason)
+        return said
 
     def certain(self, a: Side, b: Side, rule: str = FOLD_RULE) -> Evidence | None:
         """None when a fold verdict of `rule` is certain; else the evidence for asking instead. A pair
         a reviewer is being asked about, or whose fold a reviewer reverted, is never folded unasked.
         A learned fold needs no shared neighbours (the reviewers' answers are its evidence), only no
-        passage that sets the two spellings side by side."""
+        passage that sets the two spellings side by side; a prose name and its lowercase spelling
+        (`lowercase_fold`) need more than other spellings do (`evidence.lowercase_because`)."""
         pair = (a.id, b.id) if a.id < b.id else (b.id, a.id)  # the evidence is the same either way
         if pair not in self.doubts:
             r = self.reading
@@ -525,6 +547,11 @@ class ResolutionPass:
             if rule.startswith(evidence.LEARNED):
                 found = self.weigh_pair(a, b, rule.removeprefix(evidence.LEARNED))
                 sure = not (found.contrasted_in and not found.defined_in)
+            elif rule == LOWERCASE and prose_lowercase(*(names := (self.name_of(a.id), self.name_of(b.id)))):
+                found = self.weigh_pair(a, b, rule)
+                because = evidence.lowercase_because(found, self.usual(a, b, names))
+                sure = because is not None
+                self.because[pair] = because
             else:
                 local = self.kept_fold(pair)
                 found = self.weigh_pair(a, b, FOLD_RULE) if local is None else evidence.remade(local, r.answers)
@@ -537,13 +564,17 @@ class ResolutionPass:
 
     def usual(self, a: Side, b: Side, names: tuple[Name, Name]) -> evidence.Usual | None:
         """(usual spelling, its passages, the other, its passages) when the two are one name with and
-        without inner capitals and the store writes one of them usually (`evidence.usual_spelling`)."""
-        if not inner_capitals(*names):
+        without inner capitals, or a prose name and its lowercase spelling, and the store writes one of
+        them usually (`evidence.usual_spelling`): for a lowercase spelling, the prose name."""
+        lowercase = prose_lowercase(*names)
+        if not (lowercase or inner_capitals(*names)):
             return None
         counts = self.reading.counts
         (few, fewer), (many, more) = sorted(
             ((a.name, counts.get(a.id, 0)), (b.name, counts.get(b.id, 0))), key=lambda x: x[1]
         )
+        if lowercase and many == many.casefold():
+            return None
         return (many, more, few, fewer) if evidence.usual_spelling((fewer, more)) else None
 
     def because_of(self, a: Side, b: Side) -> str | None:
