@@ -187,3 +187,27 @@ def test_every_prose_word_is_a_run_the_fast_path_looks_up(text):
 
     words = prose._PROSE.findall(text)
     assert words and set(words) <= set(prose._RUNS.findall(text))
+
+
+def test_a_lowercase_spelling_only_in_code_is_a_command_not_a_contrast():
+    """As a notes folder writes Datasette: the name in prose, its lowercase spelling only as code
+    (inline, fenced, indented, quoted and indented, a link's target); a lowercase word in running
+    text is a second name beside it."""
+    as_code = [
+        "If you installed `datasette` using `pipx install datasette` you can add Datasette plugins.",
+        "Datasette runs this:\n```python\nfrom datasette import hookimpl\n```",
+        "Install Datasette:\n\n    brew install datasette\n",
+        "> Armin showed me a way:\n>\n>     rye install 'datasette'\n\nDatasette installs.",
+        "See [Datasette](https://datasette.io/) and [datasette-table](https://www.npmjs.com/package/datasette-table).",
+    ]
+    assert evidence.only_as_code(as_code, {"datasette"})
+    assert not evidence.only_as_code(["Datasette is the tool; datasette is the word we use."], {"datasette"})
+    assert not evidence.only_as_code(["a monorepo referencing a prisma schema, and Prisma"], {"prisma"})
+    found = weigh(facts({1: {1, 2}, 2: {1}, 3: {2}}, texts={1: as_code[0]}), 1, 2, {"Datasette"}, {"datasette"},
+                  "case-lowercase", NAMES)  # fmt: skip
+    assert found.contrasted_in == "#1"
+    assert evidence.lowercase_because(found, ("Datasette", 169, "datasette", 41), as_code=True) is None  # no neighbour
+    shared = found._replace(shared_neighbours=("Quartz Ledger",))
+    because = evidence.lowercase_because(shared, ("Datasette", 169, "datasette", 41), as_code=True)
+    assert because.endswith("the passages that name both write 'datasette' only as code")
+    assert evidence.lowercase_because(shared, ("Datasette", 169, "datasette", 41)) is None  # a contrast otherwise

@@ -506,20 +506,39 @@ def certain_because(found: Evidence, prose_variants: bool = False, usual: Usual 
     return f"{because}; no passage sets the two side by side"
 
 
-def lowercase_because(found: Evidence, usual: Usual | None) -> str | None:
+def lowercase_because(found: Evidence, usual: Usual | None, as_code: bool = False) -> str | None:
     """Why a prose name and its lowercase spelling (`rules.prose_lowercase`) fold unasked, in a
     reviewer's words; None when they do not. They do when they keep the same rare company, the prose
     name is how the store usually writes it (`usual`: `usual_spelling`, the prose name the more
-    written) and no passage sets the two side by side. On the four labelled kinds of text such pairs
-    were the same 16 times of 16; sharing a rare neighbour alone, 41 of 44 on changelogs and package
-    summaries (`mbox` the kernel's mailbox and `Mbox` a sound card; a `work-queue` and an idxd `Work Queue`)."""
-    if found.contrasted_in or usual is None or len(found.shared_neighbours) < CERTAIN_NEIGHBOURS:
+    written) and no passage sets the two side by side, but as the name and its command (`as_code`:
+    the passages that name both write the lowercase spelling only as code, `only_as_code`). On the
+    four labelled kinds of text such pairs were the same 16 times of 16; sharing a rare neighbour
+    alone, 41 of 44 on changelogs and package summaries (`mbox` the kernel's mailbox and `Mbox` a
+    sound card; a `work-queue` and an idxd `Work Queue`)."""
+    if (found.contrasted_in and not as_code) or usual is None or len(found.shared_neighbours) < CERTAIN_NEIGHBOURS:
         return None
     name, many, other, few = usual
+    beside = (
+        f"the passages that name both write '{other}' only as code" if found.contrasted_in else
+        "no passage sets the two side by side"
+    )  # fmt: skip
     return (
         f"'{name}' is how this store writes the name ({many} passages), '{other}' ({few}) its lowercase"
-        f" spelling; they share {_shared(found)}; no passage sets the two side by side"
+        f" spelling; they share {_shared(found)}; {beside}"
     )
+
+
+# code in a markdown passage: a fenced block, an indented line (quoted too), an inline span, a link's target, an
+# address
+_CODE = re.compile(r"```.*?```|^(?:> ?)*(?: {4}|\t)[^\n]*|`[^`\n]*`|\]\([^)\s]*\)|https?://\S+", re.S | re.M)
+
+
+def only_as_code(texts: Sequence[str], spellings: Iterable[str]) -> bool:
+    """Whether these passages write these spellings only as code: in backticks or a fenced block, or
+    in a link (`install Datasette with `pipx install datasette``): a name and its command or package,
+    not two names set side by side."""
+    words = [re.compile(rf"(?<![\w./@-]){re.escape(s)}(?![\w/-]|\.\w)") for s in spellings]
+    return all(not word.search(_CODE.sub(" ", text)) for text in texts for word in words)
 
 
 def _shared(found: Evidence) -> str:

@@ -549,7 +549,7 @@ class ResolutionPass:
                 sure = not (found.contrasted_in and not found.defined_in)
             elif rule == LOWERCASE and prose_lowercase(*(names := (self.name_of(a.id), self.name_of(b.id)))):
                 found = self.weigh_pair(a, b, rule)
-                because = evidence.lowercase_because(found, self.usual(a, b, names))
+                because = evidence.lowercase_because(found, self.usual(a, b, names), self.only_as_code(a, b))
                 sure = because is not None
                 self.because[pair] = because
             else:
@@ -576,6 +576,17 @@ class ResolutionPass:
         if lowercase and many == many.casefold():
             return None
         return (many, more, few, fewer) if evidence.usual_spelling((fewer, more)) else None
+
+    def only_as_code(self, a: Side, b: Side) -> bool:
+        """Whether the passages naming both of a prose name and its lowercase spelling write the
+        lowercase one only as code (`evidence.only_as_code`); false when none names both."""
+        facts = self.reading.facts
+        lower = a if a.name == a.name.casefold() else b
+        texts = [facts.text_of.get(p) for p in sorted(facts.passage_set(a.id) & facts.passage_set(b.id))]
+        spellings = {s for s in facts.surfaces.get(lower.id, {lower.name}) if s == s.casefold()}
+        if not texts or None in texts:  # a text the pass did not read says nothing
+            return False
+        return evidence.only_as_code([t for t in texts if t is not None], spellings | {lower.name})
 
     def because_of(self, a: Side, b: Side) -> str | None:
         """Why `certain` found a fold of the two certain (None for a learned fold: its reason says)."""
