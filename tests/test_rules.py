@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from memo_tui.names.rules import Name, entropy, judge_pair, prose_variants
+from memo_tui.names.rules import Name, entropy, inner_capitals, judge_pair, prose_lowercase, prose_variants
 
 P = "person"
 
@@ -270,3 +270,43 @@ def test_a_fold_verdict_is_the_same_either_way_round():
 )
 def test_prose_variants_are_one_prose_name_in_other_capitals_or_separators(a, b, prose):
     assert prose_variants(Name(1, a), Name(2, b)) is prose
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "inner"),
+    [
+        ("GitHub", "Github", True),  # notes and package summaries alike
+        ("CodeSandbox", "Codesandbox", True),
+        ("M2 MacBook Pro", "M2 Macbook Pro", True),  # one word of several
+        ("Github API", "GitHub API", True),
+        ("SIMTech", "SimTech", False),  # a run of capitals: two companies
+        ("AletheIA", "Aletheia", False),
+        ("APPy", "Appy", False),
+        ("AOPs", "AOps", False),
+        ("Agent-to-Agent", "Agent To Agent", False),  # separators and capitals both
+        ("AgentStack SDK", "Agent Stack SDK", False),  # joined is not the same words
+        ("GitHub", "github", False),  # a lowercase spelling is asked (`case-lowercase`)
+        ("Claude Code", "Claude-Code", False),  # separators alone (`prose_variants`)
+    ],
+)
+def test_inner_capitals_are_one_word_with_and_without_its_inner_capitals(a, b, inner):
+    assert inner_capitals(Name(1, a), Name(2, b)) is inner
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "lowercase"),
+    [
+        ("Datasette", "datasette", True),  # a notes folder's tool and its command
+        ("Claude Code", "claude-code", True),  # hyphens for its spaces, as a package is named
+        ("Docker Compose for Django development", "docker-compose-for-django-development", True),  # a heading's slug
+        ("Hyper-V", "hyper-v", True),
+        ("GitHub", "github", False),  # a styled name is not prose (`inner_capitals` is its own shape)
+        ("OpenSSL", "openssl", False),
+        ("Work Queue", "workqueue", False),  # joined is not the same words
+        ("Gen2", "gen2", False),  # digits
+        ("Claude Code", "Claude-Code", False),  # no lowercase side (`prose_variants`)
+    ],
+)
+def test_prose_lowercase_is_a_prose_name_and_its_lowercase_spelling(a, b, lowercase):
+    assert prose_lowercase(Name(1, a), Name(2, b)) is lowercase
+    assert judge_pair(Name(1, a), Name(2, b)).rule == "case-lowercase" or not lowercase  # asked by the rules

@@ -35,6 +35,7 @@ VerdictKind = Literal["fold", "ask", "no"]
 FOLD: Final = "fold"  # the same entity: fold the two unasked (when the store's evidence is certain)
 ASK: Final = "ask"  # maybe the same: ask a reviewer
 NO: Final = "no"  # not the same
+LOWERCASE = "case-lowercase"  # the rule that asks about a name and its all-lowercase spelling
 
 
 @dataclass(frozen=True, slots=True)
@@ -286,7 +287,7 @@ def _identical_merge_keys(a: Name, b: Name, note: str) -> Verdict:
     if (a.key == a.key.casefold()) != (b.key == b.key.casefold()):
         # `openproject` / `OpenProject`, `dcache` / `D-cache`: commands, modules, packages and plain
         # words are written in lowercase
-        return Verdict(ASK, 0.85, "case-lowercase", f"one spelling is all lowercase, as commands are written{note}")
+        return Verdict(ASK, 0.85, LOWERCASE, f"one spelling is all lowercase, as commands are written{note}")
     if _joined_vs_spaced(a, b):
         # `AgentMesh` / `Agent Mesh`: one word is often a product's name, the spaced words a phrase
         return Verdict(ASK, 0.85, "joined-words", f"one is written as one word, the other as separate words{note}")
@@ -311,6 +312,48 @@ def prose_variants(a: Name, b: Name) -> bool:
     same_case = words_a == words_b
     same_separators = [ch for ch in a.key if ch in " -"] == [ch for ch in b.key if ch in " -"]
     return same_case != same_separators
+
+
+def prose_lowercase(a: Name, b: Name) -> bool:
+    """One prose name and its all-lowercase spelling, with the same separators or hyphens for its
+    spaces (`Datasette` / `datasette`, `Claude Code` / `claude-code`): how running text, a command or
+    a package writes the name. The rules ask about it (`case-lowercase`: `mbox` / `Mbox`, `cortex code`
+    / `Cortex Code` are two things); a pass folds it unasked only where the store's evidence is
+    certain (`evidence.lowercase_because`)."""
+    lower, upper = (a, b) if a.key == a.key.casefold() else (b, a)
+    if upper.key == upper.key.casefold() or lower.key != lower.key.casefold() or a.code or b.code:
+        return False
+    if not all(_PROSE_WORD.fullmatch(w) for w in _SPACE_OR_HYPHEN.split(upper.key)):
+        return False
+    folded = upper.key.casefold()
+    return lower.key in (folded, folded.replace(" ", "-"))
+
+
+def inner_capitals(a: Name, b: Name) -> bool:
+    """One name written with capitals inside a word and once without (`GitHub` / `Github`,
+    `CodeSandbox` / `Codesandbox`, `M2 MacBook Pro` / `M2 Macbook Pro`): the same words and separators,
+    and each word that differs is one capitalised word in one name and the same letters cut into
+    capitalised humps in the other. A run of capitals (`SIMTech` / `SimTech`, `AletheIA`, `APPy`) is
+    not of this shape: such names are acronyms of their own, and two stylings are often two things.
+    Whether the store says enough to fold it unasked is the evidence's to tell (`evidence.usual_spelling`)."""
+    if a.key == b.key or a.merge != b.merge or a.code or b.code:
+        return False
+    if [ch for ch in a.key if ch in " -"] != [ch for ch in b.key if ch in " -"]:
+        return False
+    differ = [
+        (x, y) for x, y in zip(_SPACE_OR_HYPHEN.split(a.key), _SPACE_OR_HYPHEN.split(b.key), strict=True) if x != y
+    ]
+    return bool(differ) and all(sorted((_humps(x), _humps(y)))[0] == 1 < max(_humps(x), _humps(y)) for x, y in differ)
+
+
+def _humps(word: str) -> int:
+    """How many capitalised humps a word of letters is made of (`Github` 1, `GitHub` 2); 0 when it is
+    not made of them alone (`SIMTech`, `iPhone`, `Py3`)."""
+    if not word.isalpha() or not word[0].isupper() or word[-1].isupper():
+        return 0
+    if any(x.isupper() and y.isupper() for x, y in zip(word, word[1:], strict=False)):
+        return 0
+    return sum(map(str.isupper, word))
 
 
 def _joined_vs_spaced(a: Name, b: Name) -> bool:
