@@ -332,8 +332,13 @@ def _containment(a: Name, b: Name, note: str) -> Verdict | None:
     if not 1 <= extra <= 2 or a.code or b.code:
         return None  # an identifier inside a longer one (`set_context` / `gru_set_context_option`) is another
     n = len(short.words)
-    if not any(long.words[i : i + n] == short.words for i in range(extra + 1)):
+    at = next((i for i in range(extra + 1) if long.words[i : i + n] == short.words), None)
+    if at is None:
         return None
+    if not people:
+        verdict = _activity_or_period(short, long, long.words[:at] + long.words[at + n :])
+        if verdict is not None:
+            return verdict
     if n == 1 and not people:
         # `Kafka` / `Apache Kafka`, `Azure` / `Microsoft Azure`: a product without its maker's name -
         # or `Boot` / `Secure Boot`, a different thing; only what the store knows can tell them apart
@@ -349,6 +354,35 @@ def _containment(a: Name, b: Name, note: str) -> Verdict | None:
         )
     what = "the same person written short and long" if people and n == 1 else "a shorter form of the longer name"
     return Verdict(ASK, round(0.6 + 0.2 * n / len(long.words), 3), "contained", f"'{short.key}' may be {what}{note}")
+
+
+# Words that make a name of a period out of what it is named after: `Pride Month` is not `Pride`.
+PERIOD_WORDS = frozenset("day days week weeks weekend month months year years night eve season".split())
+
+
+def _activity_or_period(short: Name, long: Name, extra: tuple[str, ...]) -> Verdict | None:
+    """Rule 7, kept apart: the longer name is the shorter one with an -ing verb, a doing of it
+    (`Learning German` is not `German`, `JUST DOING` is not `Just`, `Machine Learning` not `Machine`),
+    or with a word of the calendar, a period named after it (`Pride Month` is not `Pride`)."""
+    doing = next((w for w in extra if gerund(w)), None)
+    if doing is not None:
+        return Verdict(NO, 0.0, "activity", f"'{long.key}' names a doing ('{doing}'), not '{short.key}'")
+    period = next((w for w in extra if w in PERIOD_WORDS), None)
+    if period is not None:
+        return Verdict(NO, 0.0, "period", f"'{long.key}' names a {period} named after '{short.key}', not it")
+    return None
+
+
+def gerund(word: str) -> bool:
+    """A casefolded word that is the -ing form of a common verb: `learning`, `doing`, `making`,
+    `swimming`. The stem holds a vowel: `thing`, `spring`, `string` are words of their own."""
+    if len(word) < 5 or not word.endswith("ing") or not word.isalpha() or zipf(word) < COMMON_WORD_ZIPF:
+        return False
+    stem = word[:-3]
+    if not any(ch in "aeiouy" for ch in stem):
+        return False
+    stems = (stem, stem + "e") + ((stem[:-1],) if len(stem) >= 3 and stem[-1] == stem[-2] else ())
+    return any(zipf(s) >= COMMON_WORD_ZIPF for s in stems)
 
 
 def one_word_of_name(short: Name, long: Name) -> bool:
@@ -454,9 +488,11 @@ def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
     if _siblings(a, b) or _longer_path(a, b):
         return None
     short, long = (a.merge, b.merge) if len(a.merge) <= len(b.merge) else (b.merge, a.merge)
+    shorter, longer = (a, b) if len(a.merge) <= len(b.merge) else (b, a)
+    if adjective_of(shorter, longer):
+        return Verdict(NO, 0.0, "adjective", f"'{longer.key}' is the adjective of '{shorter.key}', not it{note}")
     if len(short) == len(long) >= 6 and _one_swap(short, long):  # `Dashbaord` / `Dashboard`: a slip of the fingers
         return _variant("transposed", _similarity(short, long), f"two neighbouring letters are swapped{note}")
-    shorter, longer = (a, b) if len(a.merge) <= len(b.merge) else (b, a)
     if (longer.merge.startswith(shorter.merge) and not shorter.key.islower()
             and _cut_in_capitals(longer.key, len(shorter.merge))):  # fmt: skip
         # `Postgres` / `PostgreSQL`: a long name written short, cut inside its capital ending (a word
@@ -490,6 +526,29 @@ def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
             )
         return _variant("prefix", _similarity(short, long), f"'{long}' is '{short}' with {extra} more letters{note}")
     return None
+
+
+# Endings that make an adjective or a demonym of a place's name: Korea-n, Europe-an, Brazil-ian,
+# Midwest-ern, Japan-ese, Turk-ish, Israel-i (a bare `n` only after a vowel: Asia-n, not Kotli-n).
+ADJECTIVE_ENDINGS = frozenset("n an ian ern ese ish i".split())
+
+
+def adjective_of(short: Name, long: Name) -> bool:
+    """`Midwest` / `Midwestern`, `Korea` / `Korean`: a place (or people) and the adjective made of it,
+    both capitalised words of English (a typo is no word: `Debia` / `Debian` stays a spelling)."""
+    ending = long.merge[len(short.merge) :]
+    return (
+        ending in ADJECTIVE_ENDINGS
+        and long.merge.startswith(short.merge)
+        and (ending != "n" or short.merge[-1] in "aeiou")
+        and short.key.isalpha()
+        and long.key.isalpha()
+        and short.key[:1].isupper()
+        and long.key[:1].isupper()
+        and not long.key.isupper()
+        and is_common_word(short.merge)
+        and is_common_word(long.merge)
+    )
 
 
 def _cut_in_capitals(key: str, letters: int) -> bool:
