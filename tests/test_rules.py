@@ -175,6 +175,18 @@ TABLE = [
     ("Korea", "Korean", None, None, "no", "adjective"),
     ("Debia", "Debian", None, None, "ask", "edit-distance"),  # a typo is no word of English
     ("Kotli", "Kotlin", None, None, "ask", "edit-distance"),
+    # short names rule 8 leaves out: a well-known acronym and one more letter, a person's name mistyped
+    ("LGBT", "LGBTQ", None, None, "ask", "edit-distance"),
+    ("HTTP", "HTTPS", None, None, "no", "different"),  # one more S: a plural or another acronym
+    ("PATH", "PATHS", None, None, "no", "different"),
+    ("AAC", "AACP", None, None, "no", "different"),  # rare acronyms: one of many
+    ("CAR", "CARD", None, None, "no", "different"),  # words in capitals
+    ("GPL", "LGPL", None, None, "no", "different"),  # a letter before it: another licence
+    ("Mel", "Mell", P, None, "ask", "edit-distance"),  # "Thanks, Mell!": a typo of Melanie's short name
+    ("Jonn", "Jon", None, P, "ask", "edit-distance"),
+    ("Mel", "Mell", None, None, "no", "different"),  # not known as a person: `Del` / `Dell`
+    ("Tim", "Time", P, None, "no", "different"),  # a name and a common word
+    ("Jon", "Joan", P, P, "no", "different"),  # two speakers are two people
     (".tables", "TABLE", None, None, "no", "sigil"),  # a command beside a word
     ("--databases", "Database", None, None, "no", "sigil"),  # an option
     ("/usr/share/info/dir", "usr/share/info/dir.gz", None, None, "ask", "edit-distance"),  # a path either way

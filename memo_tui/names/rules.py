@@ -207,7 +207,10 @@ def judge_pair(a: Name, b: Name, settled: bool = False) -> Verdict:
         return Verdict(NO, 0.0, "sigil", "only one name starts with punctuation: a command, file or option")
     if a.plain == b.plain:
         return Verdict(ASK, 0.9, "accents", f"the names differ only in accents{note}")
-    rules = (_caps_plural, _containment, _company_suffix, _acronym, _person_variant, _short_name, _spelling_variant)
+    rules = (
+        _caps_plural, _containment, _company_suffix, _acronym, _person_variant, _short_name, _one_letter_more,
+        _spelling_variant,
+    )  # fmt: skip
     for rule in rules:
         verdict = rule(a, b, note)
         if verdict is not None:
@@ -449,6 +452,48 @@ def _short_name(a: Name, b: Name, note: str) -> Verdict | None:
             reason = f"'{short.key}' may be what '{person.key}' is called for short{note}"
             return Verdict(ASK, 0.6, "short-name", reason)
     return None
+
+
+SHORT_KEY_LETTERS = range(3, 5)  # the shorter key's length for `_one_letter_more`: rule 8 judges 5 and more
+
+
+def one_letter_less(key: str) -> tuple[str, ...]:
+    """The merge keys `_one_letter_more` pairs a merge key with: the key less one of its letters,
+    when that leaves a short key (`mell` -> `ell`, `mll`, `mel`)."""
+    if len(key) - 1 not in SHORT_KEY_LETTERS:
+        return ()
+    return tuple(dict.fromkeys(key[:at] + key[at + 1 :] for at in range(len(key))))
+
+
+def _one_letter_more(a: Name, b: Name, note: str) -> Verdict | None:
+    """Rule 8 for short names, which it does not judge: `LGBT` / `LGBTQ`, a well-known acronym in
+    capitals and the same with one more capital at its end but an S; `Mel` / `Mell`, a person's name (a speaker,
+    or a short form of one) and the same with one more letter, when that is no common word (`Tim` /
+    `Time` are a name and a word)."""
+    short, long = (a, b) if len(a.merge) < len(b.merge) else (b, a)
+    if len(short.merge) not in SHORT_KEY_LETTERS or short.merge not in one_letter_less(long.merge):
+        return None
+    if not (short.key.isalpha() and long.key.isalpha()):
+        return None
+    if _all_capitals(short.key) and _all_capitals(long.key) and long.key.startswith(short.key):
+        if long.key.endswith("S") or not _spelled_out(short.merge) or not _spelled_out(long.merge):
+            return None  # a plural, or another acronym: `PATHS`, `HTTPS`, `AAC` / `AACP`, `CAR` / `CARD`
+        reason = f"'{long.key}' is the acronym '{short.key}' with one more letter{note}"
+        return _variant("edit-distance", _similarity(short.merge, long.merge), reason)
+    people = [n for n in (a, b) if n.type == "person"]
+    if len(people) != 1 or not all(n.key[0].isupper() and n.key[1:].islower() for n in (a, b)):
+        return None  # two people are two people (`Jon` / `Joan` talking to each other)
+    person, other = (a, b) if people[0] is a else (b, a)
+    if other.type is not None or is_common_word(other.merge):
+        return None
+    reason = f"'{other.key}' may be '{person.key}' mistyped{note}"
+    return _variant("edit-distance", _similarity(short.merge, long.merge), reason)
+
+
+def _spelled_out(merge: str) -> bool:
+    """An acronym English writes often and says letter by letter (`lgbt`, `html`): one with a vowel is
+    a word in capitals (`CARD`), and a rare one is one of many (`AAC`, `AACP`)."""
+    return not any(ch in "aeiou" for ch in merge) and is_common_word(merge)
 
 
 def _person_variant(a: Name, b: Name, note: str) -> Verdict | None:
