@@ -249,6 +249,24 @@ def test_a_source_written_as_a_name_is_a_person_and_a_short_name_is_asked_with_w
     assert "'Deb' is said by others than Deborah: Priya (2)" in q.reason
 
 
+def test_a_typo_of_what_a_speaker_is_called_is_asked_about_that_short_name(store):
+    """`Mell` in one line, `Mel` in many: the short form of the speaker Melanie is a person's name,
+    and one letter more is its typo (LoCoMo: "Thanks, Mell!"); `Deli`, beside no one, is not."""
+    records = [
+        PassageRecord("c1", "Hey Mel, how was the trip?", "Caroline"),
+        PassageRecord("c2", "Great, thanks Caroline! The kids loved the Deli by the lake.", "Melanie"),
+        PassageRecord("c3", "Thanks, Mell! Glad they did. See you, Mel.", "Caroline"),
+        PassageRecord("c4", "The Del was closed, so we ate at the Deli. Bye, Melanie!", "Caroline"),
+    ]
+    ingest_records(NS, records)
+    resolve(NS)
+    asked = {frozenset((q.left_name, q.right_name)): q for q in pending(NS)}
+    assert frozenset(("Mel", "Melanie")) in asked
+    typo = asked[frozenset(("Mel", "Mell"))]
+    assert typo.rule == "edit-distance" and "'Mell' may be 'Mel' mistyped" in typo.reason
+    assert frozenset(("Del", "Deli")) not in asked
+
+
 def test_a_second_pass_changes_nothing(messy):
     resolve(NS)
     before, questions = graph_rows(), [q.id for q in pending(NS)]

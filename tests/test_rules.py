@@ -158,6 +158,36 @@ TABLE = [
     ("Deb", "Deborah", None, None, "no", "different"),  # only a person has a short name
     ("Deborah", "Debian", P, None, "no", "different"),
     ("DEB", "Deborah", None, P, "no", "different"),  # a short name is written as a name is
+    # a longer name that is a doing or a period is not the name it holds (chats, commits, summaries)
+    ("German", "Learning German", None, None, "no", "activity"),
+    ("Just", "JUST DOING", None, None, "no", "activity"),  # "Remember Jon, Just do it!" / "JUST DOING IT!"
+    ("URL", "URL Building", None, None, "no", "activity"),
+    ("Python", "Specifying Python", None, None, "no", "activity"),
+    ("Machine Learning", "Advanced Machine Learning Training", None, None, "no", "activity"),
+    ("Pride", "Pride Month", None, None, "no", "period"),
+    ("Christmas", "Christmas Eve", None, None, "no", "period"),
+    ("Spring", "Spring Boot", None, None, "ask", "word-of-name"),  # spring, thing, string: no verb's -ing
+    ("Boot", "Spring Boot", None, None, "ask", "word-of-name"),
+    ("Stranger", "Stranger Things", None, None, "ask", "word-of-name"),
+    ("Ada", "Ada Learning", P, P, "ask", "contained"),  # people are named as they are
+    # a place and its adjective or demonym
+    ("Midwest", "Midwestern", None, None, "no", "adjective"),
+    ("Japan", "Japanese", None, None, "no", "adjective"),
+    ("Korea", "Korean", None, None, "no", "adjective"),
+    ("Debia", "Debian", None, None, "ask", "edit-distance"),  # a typo is no word of English
+    ("Kotli", "Kotlin", None, None, "ask", "edit-distance"),
+    # short names rule 8 leaves out: a well-known acronym and one more letter, a person's name mistyped
+    ("LGBT", "LGBTQ", None, None, "ask", "edit-distance"),
+    ("HTTP", "HTTPS", None, None, "no", "different"),  # one more S: a plural or another acronym
+    ("PATH", "PATHS", None, None, "no", "different"),
+    ("AAC", "AACP", None, None, "no", "different"),  # rare acronyms: one of many
+    ("CAR", "CARD", None, None, "no", "different"),  # words in capitals
+    ("GPL", "LGPL", None, None, "no", "different"),  # a letter before it: another licence
+    ("Mel", "Mell", P, None, "ask", "edit-distance"),  # "Thanks, Mell!": a typo of Melanie's short name
+    ("Jonn", "Jon", None, P, "ask", "edit-distance"),
+    ("Mel", "Mell", None, None, "no", "different"),  # not known as a person: `Del` / `Dell`
+    ("Tim", "Time", P, None, "no", "different"),  # a name and a common word
+    ("Jon", "Joan", P, P, "no", "different"),  # two speakers are two people
     (".tables", "TABLE", None, None, "no", "sigil"),  # a command beside a word
     ("--databases", "Database", None, None, "no", "sigil"),  # an option
     ("/usr/share/info/dir", "usr/share/info/dir.gz", None, None, "ask", "edit-distance"),  # a path either way
@@ -215,6 +245,9 @@ def test_the_table_covers_every_rule():
         "file-stem",
         "site",
         "short-acronym",
+        "activity",
+        "period",
+        "adjective",
     }
 
 

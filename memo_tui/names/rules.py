@@ -208,7 +208,10 @@ def judge_pair(a: Name, b: Name, settled: bool = False) -> Verdict:
         return Verdict(NO, 0.0, "sigil", "only one name starts with punctuation: a command, file or option")
     if a.plain == b.plain:
         return Verdict(ASK, 0.9, "accents", f"the names differ only in accents{note}")
-    rules = (_caps_plural, _containment, _company_suffix, _acronym, _person_variant, _short_name, _spelling_variant)
+    rules = (
+        _caps_plural, _containment, _company_suffix, _acronym, _person_variant, _short_name, _one_letter_more,
+        _spelling_variant,
+    )  # fmt: skip
     for rule in rules:
         verdict = rule(a, b, note)
         if verdict is not None:
@@ -375,8 +378,13 @@ def _containment(a: Name, b: Name, note: str) -> Verdict | None:
     if not 1 <= extra <= 2 or a.code or b.code:
         return None  # an identifier inside a longer one (`set_context` / `gru_set_context_option`) is another
     n = len(short.words)
-    if not any(long.words[i : i + n] == short.words for i in range(extra + 1)):
+    at = next((i for i in range(extra + 1) if long.words[i : i + n] == short.words), None)
+    if at is None:
         return None
+    if not people:
+        verdict = _activity_or_period(short, long, long.words[:at] + long.words[at + n :])
+        if verdict is not None:
+            return verdict
     if n == 1 and not people:
         # `Kafka` / `Apache Kafka`, `Azure` / `Microsoft Azure`: a product without its maker's name -
         # or `Boot` / `Secure Boot`, a different thing; only what the store knows can tell them apart
@@ -392,6 +400,35 @@ def _containment(a: Name, b: Name, note: str) -> Verdict | None:
         )
     what = "the same person written short and long" if people and n == 1 else "a shorter form of the longer name"
     return Verdict(ASK, round(0.6 + 0.2 * n / len(long.words), 3), "contained", f"'{short.key}' may be {what}{note}")
+
+
+# Words that make a name of a period out of what it is named after: `Pride Month` is not `Pride`.
+PERIOD_WORDS = frozenset("day days week weeks weekend month months year years night eve season".split())
+
+
+def _activity_or_period(short: Name, long: Name, extra: tuple[str, ...]) -> Verdict | None:
+    """Rule 7, kept apart: the longer name is the shorter one with an -ing verb, a doing of it
+    (`Learning German` is not `German`, `JUST DOING` is not `Just`, `Machine Learning` not `Machine`),
+    or with a word of the calendar, a period named after it (`Pride Month` is not `Pride`)."""
+    doing = next((w for w in extra if gerund(w)), None)
+    if doing is not None:
+        return Verdict(NO, 0.0, "activity", f"'{long.key}' names a doing ('{doing}'), not '{short.key}'")
+    period = next((w for w in extra if w in PERIOD_WORDS), None)
+    if period is not None:
+        return Verdict(NO, 0.0, "period", f"'{long.key}' names a {period} named after '{short.key}', not it")
+    return None
+
+
+def gerund(word: str) -> bool:
+    """A casefolded word that is the -ing form of a common verb: `learning`, `doing`, `making`,
+    `swimming`. The stem holds a vowel: `thing`, `spring`, `string` are words of their own."""
+    if len(word) < 5 or not word.endswith("ing") or not word.isalpha() or zipf(word) < COMMON_WORD_ZIPF:
+        return False
+    stem = word[:-3]
+    if not any(ch in "aeiouy" for ch in stem):
+        return False
+    stems = (stem, stem + "e") + ((stem[:-1],) if len(stem) >= 3 and stem[-1] == stem[-2] else ())
+    return any(zipf(s) >= COMMON_WORD_ZIPF for s in stems)
 
 
 def one_word_of_name(short: Name, long: Name) -> bool:
@@ -460,6 +497,48 @@ def _short_name(a: Name, b: Name, note: str) -> Verdict | None:
     return None
 
 
+SHORT_KEY_LETTERS = range(3, 5)  # the shorter key's length for `_one_letter_more`: rule 8 judges 5 and more
+
+
+def one_letter_less(key: str) -> tuple[str, ...]:
+    """The merge keys `_one_letter_more` pairs a merge key with: the key less one of its letters,
+    when that leaves a short key (`mell` -> `ell`, `mll`, `mel`)."""
+    if len(key) - 1 not in SHORT_KEY_LETTERS:
+        return ()
+    return tuple(dict.fromkeys(key[:at] + key[at + 1 :] for at in range(len(key))))
+
+
+def _one_letter_more(a: Name, b: Name, note: str) -> Verdict | None:
+    """Rule 8 for short names, which it does not judge: `LGBT` / `LGBTQ`, a well-known acronym in
+    capitals and the same with one more capital at its end but an S; `Mel` / `Mell`, a person's name (a speaker,
+    or a short form of one) and the same with one more letter, when that is no common word (`Tim` /
+    `Time` are a name and a word)."""
+    short, long = (a, b) if len(a.merge) < len(b.merge) else (b, a)
+    if len(short.merge) not in SHORT_KEY_LETTERS or short.merge not in one_letter_less(long.merge):
+        return None
+    if not (short.key.isalpha() and long.key.isalpha()):
+        return None
+    if _all_capitals(short.key) and _all_capitals(long.key) and long.key.startswith(short.key):
+        if long.key.endswith("S") or not _spelled_out(short.merge) or not _spelled_out(long.merge):
+            return None  # a plural, or another acronym: `PATHS`, `HTTPS`, `AAC` / `AACP`, `CAR` / `CARD`
+        reason = f"'{long.key}' is the acronym '{short.key}' with one more letter{note}"
+        return _variant("edit-distance", _similarity(short.merge, long.merge), reason)
+    people = [n for n in (a, b) if n.type == "person"]
+    if len(people) != 1 or not all(n.key[0].isupper() and n.key[1:].islower() for n in (a, b)):
+        return None  # two people are two people (`Jon` / `Joan` talking to each other)
+    person, other = (a, b) if people[0] is a else (b, a)
+    if other.type is not None or is_common_word(other.merge):
+        return None
+    reason = f"'{other.key}' may be '{person.key}' mistyped{note}"
+    return _variant("edit-distance", _similarity(short.merge, long.merge), reason)
+
+
+def _spelled_out(merge: str) -> bool:
+    """An acronym English writes often and says letter by letter (`lgbt`, `html`): one with a vowel is
+    a word in capitals (`CARD`), and a rare one is one of many (`AAC`, `AACP`)."""
+    return not any(ch in "aeiou" for ch in merge) and is_common_word(merge)
+
+
 def _person_variant(a: Name, b: Name, note: str) -> Verdict | None:
     """Rule 7d, people only: `J. Smith` / `John Smith`, `Grace Hopper` / `Grace Murray Hopper`, `Tanaka Hiro`."""
     if a.type != "person" or b.type != "person":
@@ -497,9 +576,11 @@ def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
     if _siblings(a, b) or _longer_path(a, b):
         return None
     short, long = (a.merge, b.merge) if len(a.merge) <= len(b.merge) else (b.merge, a.merge)
+    shorter, longer = (a, b) if len(a.merge) <= len(b.merge) else (b, a)
+    if adjective_of(shorter, longer):
+        return Verdict(NO, 0.0, "adjective", f"'{longer.key}' is the adjective of '{shorter.key}', not it{note}")
     if len(short) == len(long) >= 6 and _one_swap(short, long):  # `Dashbaord` / `Dashboard`: a slip of the fingers
         return _variant("transposed", _similarity(short, long), f"two neighbouring letters are swapped{note}")
-    shorter, longer = (a, b) if len(a.merge) <= len(b.merge) else (b, a)
     if (longer.merge.startswith(shorter.merge) and not shorter.key.islower()
             and _cut_in_capitals(longer.key, len(shorter.merge))):  # fmt: skip
         # `Postgres` / `PostgreSQL`: a long name written short, cut inside its capital ending (a word
@@ -533,6 +614,29 @@ def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
             )
         return _variant("prefix", _similarity(short, long), f"'{long}' is '{short}' with {extra} more letters{note}")
     return None
+
+
+# Endings that make an adjective or a demonym of a place's name: Korea-n, Europe-an, Brazil-ian,
+# Midwest-ern, Japan-ese, Turk-ish, Israel-i (a bare `n` only after a vowel: Asia-n, not Kotli-n).
+ADJECTIVE_ENDINGS = frozenset("n an ian ern ese ish i".split())
+
+
+def adjective_of(short: Name, long: Name) -> bool:
+    """`Midwest` / `Midwestern`, `Korea` / `Korean`: a place (or people) and the adjective made of it,
+    both capitalised words of English (a typo is no word: `Debia` / `Debian` stays a spelling)."""
+    ending = long.merge[len(short.merge) :]
+    return (
+        ending in ADJECTIVE_ENDINGS
+        and long.merge.startswith(short.merge)
+        and (ending != "n" or short.merge[-1] in "aeiou")
+        and short.key.isalpha()
+        and long.key.isalpha()
+        and short.key[:1].isupper()
+        and long.key[:1].isupper()
+        and not long.key.isupper()
+        and is_common_word(short.merge)
+        and is_common_word(long.merge)
+    )
 
 
 def _cut_in_capitals(key: str, letters: int) -> bool:
