@@ -69,6 +69,21 @@ def test_a_usual_spelling_is_written_in_three_passages_and_more_than_the_other(p
     assert evidence.usual_spelling(passages) is usual
 
 
+def test_a_name_one_passage_names_keeps_that_passages_company_but_itself():
+    """Most names are named by one passage: its names are their neighbours, as a Counter is for names
+    several passages name; a name alone in its passage has none, and a neighbour that only a passage
+    naming both sides names does not count."""
+    filler = {100 + i: {99, 1000 + i} for i in range(200)}
+    one_and_two = facts(filler | {1: {1, 10, 11}, 2: {2, 10}, 3: {2, 11}})
+    found = weigh(one_and_two, 1, 2, {"Postgres"}, {"PostgreSQL"}, "edit-distance", NAMES)
+    assert found.shared_neighbours == ("Helix Router", "Quartz Ledger") and not found.no_neighbours
+    alone = weigh(facts(filler | {1: {1}, 2: {2, 10}}), 1, 2, {"Postgres"}, {"PostgreSQL"}, "edit-distance", NAMES)
+    assert alone.no_neighbours and not alone.shared_neighbours
+    joint = facts(filler | {1: {1, 2, 10}, 2: {2, 10}}, texts={1: "Postgres and PostgreSQL"})
+    only_there = weigh(joint, 1, 2, {"Postgres"}, {"PostgreSQL"}, "edit-distance", NAMES)
+    assert not only_there.shared_neighbours and only_there.contrasted_in == "#1"
+
+
 def test_a_shared_author_adds_no_more_than_the_chance_of_one_says(monkeypatch):
     """A likelihood ratio m / u is at most 1 / u: where one source wrote every passage (a package
     index) an author who wrote both spellings says nothing; among many authors the pooled weight stands."""

@@ -24,10 +24,10 @@ import math
 import os
 import re
 from collections import Counter
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence, Set
 from dataclasses import dataclass, field
 from functools import cache
-from itertools import chain, repeat
+from itertools import chain
 from pathlib import Path
 from typing import NamedTuple, TypeAlias
 
@@ -60,6 +60,9 @@ Calibration: TypeAlias = dict[str, dict[str, float]]  # table (TABLES) -> patter
 # what evidence is made of but the prior: pattern, log-odds unrounded, shared sources, rare variant, no
 # neighbours, defined in, contrasted in (`remade`)
 Made: TypeAlias = tuple[str, float, int, bool, bool, str | None, str | None]
+# an entity's neighbours (`neighbours`): its one passage's names, itself among them, or a Counter of them
+Neighbours: TypeAlias = Set[int] | Counter[int]
+NO_NAMES: frozenset[int] = frozenset()
 # a verdict's fields: kind, score, rule, and its reason if any
 
 
@@ -108,7 +111,8 @@ class StoreFacts:
     answers: dict[str, tuple[int, int]] = field(default_factory=dict)  # pattern -> (merged, answered)
     live_passages: int = 0  # live passages naming anything (0: every one is in entities_of)
     passage_sets: dict[int, frozenset[int]] = field(default_factory=dict)  # the same as sets: given, or made when asked
-    neighbour_cache: dict[int, dict[int, int]] = field(default_factory=dict)  # entity id -> neighbour -> passages
+    # entity id -> neighbour -> how many of its passages name it, for names more than one passage names
+    neighbour_cache: dict[int, Counter[int]] = field(default_factory=dict)
     _rarity_sums: dict[int, float] = field(default_factory=dict)
     _rarity: dict[int, float] = field(default_factory=dict)  # passages naming an entity -> its rarity
     _sources: dict[int, frozenset[str]] = field(default_factory=dict)
@@ -116,6 +120,8 @@ class StoreFacts:
     _source_counts: dict[int, Counter[str | None]] = field(default_factory=dict)
     _authors_in_all: int | None = None  # how many distinct sources `source_of` holds (None: not counted)
     _source_lift: float | None = None  # the most a shared source can say in this store (`source_lift`)
+    _remade: dict[Made, Evidence] = field(default_factory=dict)  # `remade`'s, for `answers` (set before any)
+    _weights: dict[str, float] | None = None  # the calibration's, read at the first pair weighed (`weights`)
 
     @property
     def live(self) -> int:
@@ -142,6 +148,7 @@ class StoreFacts:
         self._sources, self._source_sets, self._source_counts, self._rarity_sums = {}, {}, {}, {}
         self._authors_in_all = None
         self._source_lift = None
+        self._remade = {}
 
     def source_lift(self) -> float:
         """The most that an author who wrote both spellings can add to a pair's log-odds here: -ln u,
@@ -204,12 +211,26 @@ class StoreFacts:
         """Named by at most 1% of the live passages (at least 2): a neighbour worth sharing."""
         return self.frequency.get(entity_id, 0) <= max(2, RARE_SHARE * self.live)
 
-    def rarity_sum(self, entity_id: int, neighbours: dict[int, int], lost: set[int]) -> float:
+    def rarity_sum(self, entity_id: int, neighbours: Neighbours, lost: set[int]) -> float:
+        """The rarities of the entity's neighbours (`neighbours`' of it), but the `lost` ones."""
         total = self._rarity_sums.get(entity_id)
         if total is None:  # by count: a hub's neighbours are a thousand names, of a few dozen counts
-            by_count = Counter(map(self.frequency.get, neighbours, repeat(0)))
+            by_count = Counter(self.frequency.get(e, 0) for e in neighbours if e != entity_id)
             total = self._rarity_sums[entity_id] = sum(self.rarity_of(count) * n for count, n in by_count.items())
-        return total - sum(self.rarity(e) for e in lost if e in neighbours)
+        return total - sum(self.rarity(e) for e in lost if e != entity_id and e in neighbours)
+
+    def weights(self) -> dict[str, float]:
+        """The features' weights (`calibration`), read once: a pass weighs 10^5 pairs with them."""
+        if self._weights is None:
+            self._weights = calibration()["weights"]
+        return self._weights
+
+    def remade(self, made: Made) -> Evidence:
+        """The evidence made of `made` and the store's answers, once for each distinct one (`remade`)."""
+        found = self._remade.get(made)
+        if found is None:
+            found = self._remade[made] = remade(made, self.answers)
+        return found
 
 
 class Evidence(NamedTuple):
@@ -365,33 +386,51 @@ def yield_of(likelihood: float, impact: int) -> float:
     return round(likelihood * math.log2(1 + max(1, impact)), 4)
 
 
-def neighbours(facts: StoreFacts, entity_id: int, joint: frozenset[int]) -> tuple[dict[int, int], set[int]]:
-    """The names the entity's passages also name (with how many of its passages name each), and
-    those that only passages naming both sides of the pair (`joint`) name: they do not count."""
-    cached = facts.neighbour_cache.get(entity_id)
-    if cached is None:
-        named, passages = facts.entities_of.get, facts.passages_of.get(entity_id, ())
-        if len(passages) == 1:  # most names: each neighbour once (no Counter needed to count them)
-            cached = dict.fromkeys(named(passages[0], ()), 1)
-        else:
-            cached = Counter(chain.from_iterable(named(pid, ()) for pid in passages[:NEIGHBOUR_PASSAGES]))
-        cached.pop(entity_id, None)
-        facts.neighbour_cache[entity_id] = cached
+def neighbours(facts: StoreFacts, entity_id: int, joint: frozenset[int]) -> tuple[Neighbours, set[int]]:
+    """The names the entity's passages also name, and those that only passages naming both sides of
+    the pair (`joint`) name: they do not count. For a name one passage names (most), that passage's
+    names, the entity among them (`named_by`): the passage's own set, not a copy (a dict for each name
+    was most of a large pass's memory once every ask was weighed); for others, a Counter of how many
+    of its passages name each, without the entity."""
+    passages = facts.passages_of.get(entity_id, ())
+    found: Neighbours
+    if len(passages) == 1:
+        found = facts.entities_of.get(passages[0], NO_NAMES)
+    else:
+        counted = facts.neighbour_cache.get(entity_id)
+        if counted is None:
+            named = facts.entities_of.get
+            counted = Counter(chain.from_iterable(named(pid, ()) for pid in passages[:NEIGHBOUR_PASSAGES]))
+            counted.pop(entity_id, None)
+            facts.neighbour_cache[entity_id] = counted
+        found = counted
     if not joint:
-        return cached, set()
+        return found, set()
     lost: Counter[int] = Counter()
-    for pid in joint.intersection(facts.passages_of.get(entity_id, ())[:NEIGHBOUR_PASSAGES]):
+    for pid in joint.intersection(passages[:NEIGHBOUR_PASSAGES]):
         lost.update(facts.entities_of.get(pid, ()))
-    return cached, {e for e, n in lost.items() if cached.get(e, 0) <= n}
+    return found, {e for e, n in lost.items() if named_by(found, e, entity_id) <= n}
+
+
+def named_by(found: Neighbours, neighbour: int, entity_id: int) -> int:
+    """How many of the entity's passages name `neighbour` (`found`: `neighbours`' of the entity)."""
+    if isinstance(found, Counter):
+        return found.get(neighbour, 0)
+    return int(neighbour != entity_id and neighbour in found)
+
+
+def _company(found: Neighbours, entity_id: int) -> int:
+    """How many names `neighbours` found beside the entity."""
+    return len(found) - (entity_id in found)
 
 
 def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_names: set[str], rule: str,
           names_of: Mapping[int, str]) -> Evidence:  # fmt: skip
     """The likelihood that entities `left` and `right` are one thing."""
-    weights = calibration()["weights"]
+    weights = facts.weights()
     joint = facts.passage_set(left) & facts.passage_set(right)
     defined = contrasted = None
-    for pid in sorted(joint):
+    for pid in sorted(joint) if joint else ():
         text = facts.text_of.get(pid, "")
         named = facts.external_of.get(pid, f"#{pid}")
         if defines(text, left_names, right_names):
@@ -401,9 +440,12 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
     pattern = pattern_of(rule, defined is not None)
     n_left, lost_left = neighbours(facts, left, joint)
     n_right, lost_right = neighbours(facts, right, joint)
-    small, large = (n_left, n_right) if len(n_left) <= len(n_right) else (n_right, n_left)
-    lost = lost_left | lost_right | {left, right}
-    shared = [e for e in small if e in large and e not in lost]
+    company_left, company_right = _company(n_left, left), _company(n_right, right)
+    small, large = (n_left, n_right) if company_left <= company_right else (n_right, n_left)
+    lost = lost_left | lost_right | {left, right}  # the sides themselves among them
+    common = _names(small) & _names(large)  # most pairs share none: found without a loop in Python
+    common -= lost
+    shared = [e for e in small if e in common] if common else []  # in `small`'s order: the sums add up alike
     score = 0.0
     shown: tuple[str, ...] = ()
     if shared:
@@ -415,10 +457,11 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
         ranked = sorted((e for e in rare if facts.is_rare(e)), key=lambda e: (-rare[e], names_of.get(e, "")))
         shown = tuple(names_of.get(e, f"#{e}") for e in ranked)
     shared_sources = len(facts.sources(left, joint) & facts.sources(right, joint))
-    no_neighbours = not n_left or not n_right
-    counts = sorted((facts.frequency.get(left, 0), facts.frequency.get(right, 0)))
+    no_neighbours = not company_left or not company_right
+    fewer, more = facts.frequency.get(left, 0), facts.frequency.get(right, 0)
+    fewer, more = (fewer, more) if fewer <= more else (more, fewer)
     # a typo is rare beside its original (for spelling rules only: a hub beside a rare longer name is not a typo)
-    rare_variant = rule in SPELLING_RULES and counts[0] <= 2 and counts[1] >= 10 * max(1, counts[0])
+    rare_variant = rule in SPELLING_RULES and fewer <= 2 and more >= 10 * max(1, fewer)
     x = (
         weights["neighbours"] * score
         + (weights["rare_variant"] if rare_variant else 0.0)
@@ -427,7 +470,13 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
         + (weights["no_neighbours"] if no_neighbours else 0.0)
     )
     made: Made = (pattern, x, shared_sources, rare_variant, no_neighbours, defined, contrasted)
-    return remade(made, facts.answers, shown, score, bool(shared))
+    if not shared:  # what it is made of is all it is: pairs made alike share one evidence
+        return facts.remade(made)
+    return remade(made, facts.answers, shown, score, True)
+
+
+def _names(found: Neighbours) -> Set[int]:
+    return found.keys() if isinstance(found, Counter) else found
 
 
 def remade(

@@ -409,7 +409,15 @@ class ResolutionPass:
         self.shares = store_shares(self.namespace, self.weighed_asks, self.kept, r)
         self._unread = {id(found) for found in r.priors.values() if found is not None}
         self._rescored: dict[int, tuple[Evidence, Evidence]] = {}  # id -> (evidence, rescored): asks share evidences
-        asks = [q._replace(evidence=self.rescore(q.evidence)) for q in self.weighed_asks]
+        # likely, or what only a teaching question may serve (weighed, under the floor, not hopeless);
+        # the rest are counted, not made anew (most asks of a large store)
+        self.likely, self.unlikely = [], []
+        for q in self.weighed_asks:
+            found = self.rescore(q.evidence)
+            if found.likelihood >= evidence.MIN_LIKELIHOOD:
+                self.likely.append(Ask(q.left, q.right, q.verdict, q.impact, found))
+            elif found.likelihood >= evidence.MIN_TEACH:
+                self.unlikely.append(Ask(q.left, q.right, q.verdict, q.impact, found))
         self.kept_likely, kept_teachable, unread_kept, remade_kept = kept_asks(
             self.kept, r, lambda local: self.rescore(self.remake(local))
         )
@@ -417,10 +425,7 @@ class ResolutionPass:
         left_unread = self.left_unread + unread_kept
         report.unlikely += left_unread + remade_kept - sum(len(group.pairs) for group in self.kept_likely)
         report.not_reweighed = self.unread_again + unread_kept + len(self.remade) + remade_kept
-        self.likely = [q for q in asks if q.evidence.likelihood >= evidence.MIN_LIKELIHOOD]
-        report.unlikely += len(asks) - len(self.likely)
-        # what only a teaching question may serve: weighed, under the floor, not hopeless
-        self.unlikely = [q for q in asks if evidence.MIN_TEACH <= q.evidence.likelihood < evidence.MIN_LIKELIHOOD]
+        report.unlikely += len(self.weighed_asks) - len(self.likely)
         self.unlikely += [self.ask_of(min(group.pairs), group.impact, group.evidence) for group in kept_teachable]
         self.weighed_asks = []
 
