@@ -159,6 +159,7 @@ TABLE = [
     ("PCI ID", "PCI IDs", None, None, "ask", "plural"),
     ("JSON API", "JSON APIs", None, None, "ask", "plural"),
     ("url_prefix", "url_prefixes", None, None, "ask", "plural"),  # not two sibling identifiers
+    ("Acknowledge NMUs", "Acknowledges NMU", None, None, "ask", "edit-distance"),  # plurals crossed, no plural
     ("free_irq", "Free IRQs", None, None, "ask", "edit-distance"),  # a function, and freeing IRQs
     ("RC", "RCS", None, None, "no", "different"),  # an acronym of its own, not a plural
     ("Cmd -", "cmds", None, None, "no", "different"),  # a short plural is its singular and an ending

@@ -547,6 +547,9 @@ def _plural(a: Name, b: Name) -> bool:
     plural in a longer name counts (`PCI ID` / `PCI IDs`: the capitals cut `IDs` into other parts
     than `ID`), not in code beside prose (`free_irq` / `Free IRQs`: a function, and freeing them).
     Where a hump of camel case starts a word (`timeZone`, `GitHub`) the parts are the words."""
+    longer = abs(len(a.merge) - len(b.merge))  # each plural ending adds one or two letters
+    if not longer or longer > 2 * max(len(a.words), len(b.words), len(a.parts), len(b.parts)):
+        return False
     if _differ_by_plurals(a.parts, b.parts):
         return True
     if a.marks != b.marks or _CAMEL_WORD.search(a.key) or _CAMEL_WORD.search(b.key):
@@ -558,10 +561,13 @@ _CAMEL_WORD = re.compile(r"[a-z][A-Z][a-z]")  # a capitalised word after a lower
 
 
 def _differ_by_plurals(xs: Sequence[str], ys: Sequence[str]) -> bool:
+    """The words differ, each where the `ys` one is a plural of the `xs` one, or each the other way
+    (`Acknowledges NMU` is no plural of `Acknowledge NMUs`)."""
     if len(xs) != len(ys):
         return False
     differ = [(x, y) for x, y in zip(xs, ys, strict=True) if x.casefold() != y.casefold()]
-    return bool(differ) and all(_plural_words(x, y) for x, y in differ)
+    longer = {len(y) > len(x) for x, y in differ}
+    return len(longer) == 1 and all(_plural_words(x, y) for x, y in differ)
 
 
 def _plural_words(x: str, y: str) -> bool:
