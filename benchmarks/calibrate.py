@@ -11,7 +11,14 @@ way; the evidence weights are a logistic regression of the label on the features
 prior as offset. The fit is made on every kind (the packaged memo_tui/core/calibration.json) and on
 every kind but one, for each kind (tests/data/real/calibration/without-KIND.json: what the real-text
 evaluation runs that kind with: a kind without labels is held out of nothing). Prints the table and
-each held-out kind's log loss; --write saves them all, and needs the passages of every labelled kind.
+each held-out kind's log loss; --write saves them all, and needs the passages of every labelled kind
+(`--write --only anchor_ratios` saves that table alone, the others as they are).
+
+The anchor ratios (`names/likelihood.py`) are, for each loose pattern (LOOSE), its judged same-pairs
+per judged same-pair of the anchor patterns (`likelihood.ANCHORS`) over the labelled stores, one
+pseudo-pair added to each count: how many same-pairs of the pattern a store holds per name it spells
+two ways. Judged pairs are what the stores served, and a loose pattern was served less often than an
+anchor: the ratio leans low, and a store's answers lift it where it is wrong.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ sys.path.insert(0, str(ROOT))
 
 from memo_tui.engine.graph.opening import open_store  # noqa: E402
 from memo_tui.engine.resolve import reads  # noqa: E402
-from memo_tui.names import evidence  # noqa: E402
+from memo_tui.names import evidence, likelihood  # noqa: E402
 from memo_tui.names.rules import Name, judge_pair  # noqa: E402
 from memo_tui.quality.kinds import KINDS, Kind, build  # noqa: E402
 from memo_tui.store import Entity, db  # noqa: E402
@@ -37,6 +44,9 @@ from memo_tui.store import Entity, db  # noqa: E402
 REAL = ROOT / "tests" / "data" / "real"
 FEATURES = ("neighbours", "contrasted", "shared_source", "no_neighbours", "rare_variant")
 Row = tuple[str, bool, dict]  # (pattern, same, features) of one judged pair
+# the rules that join two different names by their shape (one inside the other, a few edits apart,
+# initials, a prefix): the patterns whose share a store's anchors estimate
+LOOSE = ("contained", "edit-distance", "acronym", "prefix")
 
 
 def kind_features(kind: Kind, scratch: Path) -> list[Row]:
@@ -86,6 +96,7 @@ def features(found: evidence.Evidence) -> dict[str, float]:
     }
 
 
+FITTED = ("priors", "weights", evidence.RATIOS)  # the tables a fit writes, in the order `calibrate` makes them
 LISTED_STRENGTH = 4.0  # the hand-made pair list is a starting point worth four pairs judged in a real store
 
 
@@ -142,10 +153,18 @@ def listed_rows() -> list[tuple[str, bool]]:
     return rows
 
 
-def calibrate(listed: list[tuple[str, bool]], store_rows: list[Row]) -> tuple[dict, dict]:
-    """The priors and the evidence weights fitted on these judged pairs."""
+def calibrate(listed: list[tuple[str, bool]], store_rows: list[Row]) -> tuple[dict, dict, dict]:
+    """The priors, the evidence weights and the anchor ratios fitted on these judged pairs."""
     table = priors(listed, [(rule, same) for rule, same, _ in store_rows])
-    return table, fit(offset_rows(table, store_rows))
+    return table, fit(offset_rows(table, store_rows)), anchor_ratios(store_rows)
+
+
+def anchor_ratios(store_rows: list[Row]) -> dict[str, float]:
+    """Per loose pattern: its judged same-pairs per judged same-pair of the anchor patterns, one
+    pseudo-pair added to each."""
+    same = Counter(pattern for pattern, label, _ in store_rows if label)
+    anchors = sum(same[pattern] for pattern in likelihood.ANCHORS)
+    return {pattern: round((same[pattern] + 1) / (anchors + 1), 5) for pattern in LOOSE}
 
 
 def offset_rows(table: dict, store_rows: list[Row]) -> list[tuple[float, bool, dict]]:
@@ -160,6 +179,7 @@ def offset_rows(table: dict, store_rows: list[Row]) -> list[tuple[float, bool, d
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--write", action="store_true", help="save the packaged calibration and the held-out ones")
+    parser.add_argument("--only", choices=(*FITTED, "fitted_on"), action="append", help="--write this table alone")
     args = parser.parse_args()
     labelled = [kind for kind in KINDS if kind.asked(REAL)]
     absent = [kind.name for kind in labelled if not kind.present(REAL)]
@@ -170,29 +190,32 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as scratch:
         by_kind = {kind.name: kind_features(kind, Path(scratch)) for kind in labelled if kind.name not in absent}
     every = [row for rows in by_kind.values() for row in rows]
-    table, weights = calibrate(listed, every)
-    print_fit(listed, by_kind, table, weights)
-    fits = {evidence.CALIBRATION: (table, weights, list(by_kind))}
+    table, weights, ratios = calibrate(listed, every)
+    print_fit(listed, by_kind, table, weights, ratios)
+    fits = {evidence.CALIBRATION: (table, weights, ratios, list(by_kind))}
     fitted = {}  # the kinds without labels are all held out of the same fit
     for name in (kind.name for kind in KINDS):
         held, others = by_kind.get(name, []), tuple(k for k in by_kind if k != name)
         if others not in fitted:
             fitted[others] = calibrate(listed, [row for k in others for row in by_kind[k]])
-        out_table, out_weights = fitted[others]
+        out_table, out_weights, out_ratios = fitted[others]
         held_out = log_loss(offset_rows(out_table, held), out_weights)
         print(f"without {name:10}: log loss on its {len(held)} pairs {held_out:.4f} held out, "
               f"{log_loss(offset_rows(table, held), weights):.4f} in sample")  # fmt: skip
-        fits[REAL / "calibration" / f"without-{name}.json"] = (out_table, out_weights, others)
+        fits[REAL / "calibration" / f"without-{name}.json"] = (out_table, out_weights, out_ratios, others)
     if args.write:
         current = json.loads(evidence.CALIBRATION.read_text(encoding="utf-8"))  # the conflict priors are set by hand
-        for path, (out_table, out_weights, kinds) in fits.items():
+        for path, (out_table, out_weights, out_ratios, kinds) in fits.items():
             path.parent.mkdir(exist_ok=True)
-            saved = {**current, "priors": out_table, "weights": out_weights, "fitted_on": list(kinds)}
+            made = dict(zip(FITTED, (out_table, out_weights, out_ratios), strict=True), fitted_on=list(kinds))
+            saved = {**current, **made}
+            if args.only:  # the tables not named stay as the file has them
+                saved = {**json.loads(path.read_text(encoding="utf-8")), **{t: made[t] for t in args.only}}
             path.write_text(json.dumps(saved, indent=2) + "\n", encoding="utf-8")
     return 0
 
 
-def print_fit(listed: list, by_kind: dict[str, list[Row]], table: dict, weights: dict) -> None:
+def print_fit(listed: list, by_kind: dict[str, list[Row]], table: dict, weights: dict, ratios: dict) -> None:
     every = [row for rows in by_kind.values() for row in rows]
     rows, zero = offset_rows(table, every), dict.fromkeys(FEATURES, 0.0)
     counts = ", ".join(f"{len(r)} {name}" for name, r in by_kind.items())
@@ -203,6 +226,8 @@ def print_fit(listed: list, by_kind: dict[str, list[Row]], table: dict, weights:
         print(f"  prior {rule:20} {p:.3f}   ({n} pairs in real stores)")
     for f, v in weights.items():
         print(f"  weight {f:20} {v:+.3f}")
+    for pattern, v in ratios.items():
+        print(f"  anchor ratio {pattern:14} {v:.5f}")
 
 
 if __name__ == "__main__":

@@ -77,11 +77,14 @@ def test_the_families_of_chats_and_notes_are_found_as_brute_force_finds_them():
         ("Deborah", "person"), ("Deb", None), ("Debian", None), ("De", None), ("Debs", None), ("DEB", None),
         ("Joanna Smith", "person"), ("Jo", "person"), ("Joan", None), ("Joanna", None), ("Cal", None),
         ("Calvin", "person"), ("Calvinism", None), ("Evan", "person"), ("Ev", None), ("Eva", "person"),
+        ("LGBT", None), ("LGBTQ", None), ("LGBTS", None), ("GBTQ", None), ("Mel", "person"), ("Mell", None),
+        ("Meel", None), ("Mle", None), ("Me", None), ("Nate", "person"), ("Nat", None), ("Nates", None),
     ]  # fmt: skip
     names = [Name(i, n, t) for i, (n, t) in enumerate(spellings)]
     brute = {(i, j) for i in range(len(names)) for j in range(i + 1, len(names)) if positive(names, i, j)}
     assert {(names[i].name, names[j].name) for i, j in brute} >= {
         ("URL", "URLs"), ("ID", "IDs"), ("Deborah", "Deb"), ("Joanna Smith", "Jo"), ("Cal", "Calvin"), ("Evan", "Ev"),
+        ("LGBT", "LGBTQ"), ("Mel", "Mell"), ("Mel", "Meel"),
     }  # fmt: skip
     assert {(i, j) for i, j in candidate_pairs(names) if positive(names, i, j)} == brute
     from memo_tui.names.blocking import gram_order, name_probes, name_tokens

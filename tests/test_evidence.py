@@ -50,6 +50,38 @@ def test_rare_shared_neighbours_raise_the_likelihood_and_a_hub_does_not():
     assert rare.shared_neighbours == ("Helix Router", "Quartz Ledger")
     assert "shares 2 rare neighbours: Helix Router, Quartz Ledger" in rare.words()
     assert evidence.is_certain(rare) and not evidence.is_certain(alone)
+    assert evidence.certain_because(rare) == (
+        "they share 2 rare neighbours: Helix Router, Quartz Ledger; no passage sets the two side by side"
+    )
+    assert evidence.certain_because(alone) is None
+    usual = ("GitHub", 158, "Github", 2)  # a notes folder's
+    assert evidence.is_certain(alone, usual=usual)
+    assert evidence.certain_because(alone, usual=usual).startswith("'GitHub' is how this store writes the name")
+
+
+@pytest.mark.parametrize(
+    ("passages", "usual"),
+    [((2, 158), True), ((1, 3), True), ((1, 1), False), ((2, 2), False), ((3, 3), False), ((1, 2), False)],
+)
+def test_a_usual_spelling_is_written_in_three_passages_and_more_than_the_other(passages, usual):
+    """`ArtEmis` / `Artemis` (1, 1) and `MiniMax` / `Minimax` (2, 2) on the package summaries are two
+    things each; `GitHub` / `Github` (158, 2) in a notes folder one."""
+    assert evidence.usual_spelling(passages) is usual
+
+
+def test_a_name_one_passage_names_keeps_that_passages_company_but_itself():
+    """Most names are named by one passage: its names are their neighbours, as a Counter is for names
+    several passages name; a name alone in its passage has none, and a neighbour that only a passage
+    naming both sides names does not count."""
+    filler = {100 + i: {99, 1000 + i} for i in range(200)}
+    one_and_two = facts(filler | {1: {1, 10, 11}, 2: {2, 10}, 3: {2, 11}})
+    found = weigh(one_and_two, 1, 2, {"Postgres"}, {"PostgreSQL"}, "edit-distance", NAMES)
+    assert found.shared_neighbours == ("Helix Router", "Quartz Ledger") and not found.no_neighbours
+    alone = weigh(facts(filler | {1: {1}, 2: {2, 10}}), 1, 2, {"Postgres"}, {"PostgreSQL"}, "edit-distance", NAMES)
+    assert alone.no_neighbours and not alone.shared_neighbours
+    joint = facts(filler | {1: {1, 2, 10}, 2: {2, 10}}, texts={1: "Postgres and PostgreSQL"})
+    only_there = weigh(joint, 1, 2, {"Postgres"}, {"PostgreSQL"}, "edit-distance", NAMES)
+    assert not only_there.shared_neighbours and only_there.contrasted_in == "#1"
 
 
 def test_a_shared_author_adds_no_more_than_the_chance_of_one_says(monkeypatch):
@@ -91,6 +123,7 @@ def test_two_spellings_side_by_side_count_against_and_a_definition_for():
     assert contrasted.contrasted_in == "#1" and contrasted.likelihood < 0.3
     assert defined.pattern == "acronym+defined" and defined.likelihood == pytest.approx(0.8, abs=0.01)
     assert not evidence.is_certain(contrasted)
+    assert not evidence.is_certain(contrasted, prose_variants=True, usual=("Postgres", 5, "PostgreSQL", 1))
 
 
 def test_definitions_are_parentheses_and_aka_not_contrasts():
@@ -169,3 +202,27 @@ def test_every_prose_word_is_a_run_the_fast_path_looks_up(text):
 
     words = prose._PROSE.findall(text)
     assert words and set(words) <= set(prose._RUNS.findall(text))
+
+
+def test_a_lowercase_spelling_only_in_code_is_a_command_not_a_contrast():
+    """As a notes folder writes Datasette: the name in prose, its lowercase spelling only as code
+    (inline, fenced, indented, quoted and indented, a link's target); a lowercase word in running
+    text is a second name beside it."""
+    as_code = [
+        "If you installed `datasette` using `pipx install datasette` you can add Datasette plugins.",
+        "Datasette runs this:\n```python\nfrom datasette import hookimpl\n```",
+        "Install Datasette:\n\n    brew install datasette\n",
+        "> Armin showed me a way:\n>\n>     rye install 'datasette'\n\nDatasette installs.",
+        "See [Datasette](https://datasette.io/) and [datasette-table](https://www.npmjs.com/package/datasette-table).",
+    ]
+    assert evidence.only_as_code(as_code, {"datasette"})
+    assert not evidence.only_as_code(["Datasette is the tool; datasette is the word we use."], {"datasette"})
+    assert not evidence.only_as_code(["a monorepo referencing a prisma schema, and Prisma"], {"prisma"})
+    found = weigh(facts({1: {1, 2}, 2: {1}, 3: {2}}, texts={1: as_code[0]}), 1, 2, {"Datasette"}, {"datasette"},
+                  "case-lowercase", NAMES)  # fmt: skip
+    assert found.contrasted_in == "#1"
+    assert evidence.lowercase_because(found, ("Datasette", 169, "datasette", 41), as_code=True) is None  # no neighbour
+    shared = found._replace(shared_neighbours=("Quartz Ledger",))
+    because = evidence.lowercase_because(shared, ("Datasette", 169, "datasette", 41), as_code=True)
+    assert because.endswith("the passages that name both write 'datasette' only as code")
+    assert evidence.lowercase_because(shared, ("Datasette", 169, "datasette", 41)) is None  # a contrast otherwise

@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from memo_tui.names.rules import Name, entropy, judge_pair, prose_variants
+from memo_tui.names.rules import Name, entropy, inner_capitals, judge_pair, prose_lowercase, prose_variants
 
 P = "person"
 
@@ -138,7 +138,8 @@ TABLE = [
     ("pci_request_region", "pci_request_regions", None, None, "ask", "plural"),
     ("perf/x86/intel", "perf/x86/intel/pt", None, None, "no", "different"),  # a path below a path
     ("config.yml", "config.yaml", None, None, "ask", "edit-distance"),
-    ("ClickHouse", "Clickhouses", None, None, "ask", "edit-distance"),
+    ("ClickHouse", "Clickhouses", None, None, "ask", "plural"),  # a plural in other capitals (`DataFrames`)
+    ("LLM API", "LLM APIs", None, None, "ask", "plural"),  # capitals split `APIs` into `ap`, `is`: the keys say it
     ("Webpack", "Webpacker", None, None, "ask", "prefix"),
     # rule 8 does not ask about short or repetitive names
     ("Bob", "Rob", P, P, "no", "different"),
@@ -162,6 +163,7 @@ TABLE = [
     ("Acknowledge NMUs", "Acknowledges NMU", None, None, "ask", "edit-distance"),  # plurals crossed, no plural
     ("free_irq", "Free IRQs", None, None, "ask", "edit-distance"),  # a function, and freeing IRQs
     ("RC", "RCS", None, None, "no", "different"),  # an acronym of its own, not a plural
+    ("Smart AI", "Smart AIS", None, None, "no", "different"),  # another acronym, not a plural
     ("Cmd -", "cmds", None, None, "no", "different"),  # a short plural is its singular and an ending
     ("timeZone", "timezones", None, None, "ask", "edit-distance"),  # an option, and the zones
     ("vcpu", "vCPUs", None, None, "ask", "plural"),
@@ -178,6 +180,36 @@ TABLE = [
     ("Deb", "Deborah", None, None, "no", "different"),  # only a person has a short name
     ("Deborah", "Debian", P, None, "no", "different"),
     ("DEB", "Deborah", None, P, "no", "different"),  # a short name is written as a name is
+    # a longer name that is a doing or a period is not the name it holds (chats, commits, summaries)
+    ("German", "Learning German", None, None, "no", "activity"),
+    ("Just", "JUST DOING", None, None, "no", "activity"),  # "Remember Jon, Just do it!" / "JUST DOING IT!"
+    ("URL", "URL Building", None, None, "no", "activity"),
+    ("Python", "Specifying Python", None, None, "no", "activity"),
+    ("Machine Learning", "Advanced Machine Learning Training", None, None, "no", "activity"),
+    ("Pride", "Pride Month", None, None, "no", "period"),
+    ("Christmas", "Christmas Eve", None, None, "no", "period"),
+    ("Spring", "Spring Boot", None, None, "ask", "word-of-name"),  # spring, thing, string: no verb's -ing
+    ("Boot", "Spring Boot", None, None, "ask", "word-of-name"),
+    ("Stranger", "Stranger Things", None, None, "ask", "word-of-name"),
+    ("Ada", "Ada Learning", P, P, "ask", "contained"),  # people are named as they are
+    # a place and its adjective or demonym
+    ("Midwest", "Midwestern", None, None, "no", "adjective"),
+    ("Japan", "Japanese", None, None, "no", "adjective"),
+    ("Korea", "Korean", None, None, "no", "adjective"),
+    ("Debia", "Debian", None, None, "ask", "edit-distance"),  # a typo is no word of English
+    ("Kotli", "Kotlin", None, None, "ask", "edit-distance"),
+    # short names rule 8 leaves out: a well-known acronym and one more letter, a person's name mistyped
+    ("LGBT", "LGBTQ", None, None, "ask", "edit-distance"),
+    ("HTTP", "HTTPS", None, None, "no", "different"),  # one more S: a plural or another acronym
+    ("PATH", "PATHS", None, None, "no", "different"),
+    ("AAC", "AACP", None, None, "no", "different"),  # rare acronyms: one of many
+    ("CAR", "CARD", None, None, "no", "different"),  # words in capitals
+    ("GPL", "LGPL", None, None, "no", "different"),  # a letter before it: another licence
+    ("Mel", "Mell", P, None, "ask", "edit-distance"),  # "Thanks, Mell!": a typo of Melanie's short name
+    ("Jonn", "Jon", None, P, "ask", "edit-distance"),
+    ("Mel", "Mell", None, None, "no", "different"),  # not known as a person: `Del` / `Dell`
+    ("Tim", "Time", P, None, "no", "different"),  # a name and a common word
+    ("Jon", "Joan", P, P, "no", "different"),  # two speakers are two people
     (".tables", "TABLE", None, None, "no", "sigil"),  # a command beside a word
     ("--databases", "Database", None, None, "no", "sigil"),  # an option
     ("/usr/share/info/dir", "usr/share/info/dir.gz", None, None, "ask", "edit-distance"),  # a path either way
@@ -235,6 +267,9 @@ def test_the_table_covers_every_rule():
         "file-stem",
         "site",
         "short-acronym",
+        "activity",
+        "period",
+        "adjective",
     }
 
 
@@ -290,3 +325,43 @@ def test_a_fold_verdict_is_the_same_either_way_round():
 )
 def test_prose_variants_are_one_prose_name_in_other_capitals_or_separators(a, b, prose):
     assert prose_variants(Name(1, a), Name(2, b)) is prose
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "inner"),
+    [
+        ("GitHub", "Github", True),  # notes and package summaries alike
+        ("CodeSandbox", "Codesandbox", True),
+        ("M2 MacBook Pro", "M2 Macbook Pro", True),  # one word of several
+        ("Github API", "GitHub API", True),
+        ("SIMTech", "SimTech", False),  # a run of capitals: two companies
+        ("AletheIA", "Aletheia", False),
+        ("APPy", "Appy", False),
+        ("AOPs", "AOps", False),
+        ("Agent-to-Agent", "Agent To Agent", False),  # separators and capitals both
+        ("AgentStack SDK", "Agent Stack SDK", False),  # joined is not the same words
+        ("GitHub", "github", False),  # a lowercase spelling is asked (`case-lowercase`)
+        ("Claude Code", "Claude-Code", False),  # separators alone (`prose_variants`)
+    ],
+)
+def test_inner_capitals_are_one_word_with_and_without_its_inner_capitals(a, b, inner):
+    assert inner_capitals(Name(1, a), Name(2, b)) is inner
+
+
+@pytest.mark.parametrize(
+    ("a", "b", "lowercase"),
+    [
+        ("Datasette", "datasette", True),  # a notes folder's tool and its command
+        ("Claude Code", "claude-code", True),  # hyphens for its spaces, as a package is named
+        ("Docker Compose for Django development", "docker-compose-for-django-development", True),  # a heading's slug
+        ("Hyper-V", "hyper-v", True),
+        ("GitHub", "github", False),  # a styled name is not prose (`inner_capitals` is its own shape)
+        ("OpenSSL", "openssl", False),
+        ("Work Queue", "workqueue", False),  # joined is not the same words
+        ("Gen2", "gen2", False),  # digits
+        ("Claude Code", "Claude-Code", False),  # no lowercase side (`prose_variants`)
+    ],
+)
+def test_prose_lowercase_is_a_prose_name_and_its_lowercase_spelling(a, b, lowercase):
+    assert prose_lowercase(Name(1, a), Name(2, b)) is lowercase
+    assert judge_pair(Name(1, a), Name(2, b)).rule == "case-lowercase" or not lowercase  # asked by the rules

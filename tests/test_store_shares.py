@@ -77,3 +77,58 @@ def test_the_bound_is_named_and_a_later_pass_restates_the_note_whole():
     assert evidence.STORE_NOTE.sub("", reason) == (
         "'A' may be a word of 'A B'; no rare neighbour in common; reviewers here merged 0 of 1"
     )
+
+
+ANCHORED = {"contained": 0.01}  # a store holds a hundredth of a contained same-pair per name it spells two ways
+
+
+def test_a_store_with_many_loose_pairs_per_name_spelled_twice_lowers_their_share():
+    """Fifty thousand one-line summaries: 1,000 case variants (nearly all the same), 5,000 pairs of a
+    name inside another, none carrying evidence. The anchors say 10 of those are the same."""
+    observed = {("case-lowercase", 0.0): 1000, ("contained", 0.0): 5000}
+    shares = likelihood.fit(observed, {}, lambda pattern: {"case-lowercase": 0.9}.get(pattern, 0.6), None, ANCHORED)
+    assert shares.anchors == 900 and shares.expected == {"contained": 9}
+    start = (20 * 0.6 + 900 * likelihood.anchored(900, 0.01, 5000)) / (20 + 900)
+    assert shares.of("contained") == pytest.approx(start, abs=1e-4) and shares.of("contained") < 0.02
+    assert shares.of("case-lowercase") == pytest.approx(0.9, abs=1e-4)  # the anchors keep their share
+
+
+def test_a_store_with_few_names_spelled_twice_keeps_the_pooled_share():
+    """A conversation: no case variants, two short names inside longer ones. Nothing to anchor on."""
+    shares = likelihood.fit({("contained", 0.0): 2}, {}, lambda pattern: 0.6, None, ANCHORED)
+    assert shares.anchors == 0 and shares.of("contained") == pytest.approx(0.6, abs=1e-4)
+    # a few anchors move it a little: the estimate weighs as many pairs as the anchors it rests on
+    few = likelihood.fit({("contained", 0.0): 2, ("same-merge-key", 0.0): 4}, {}, lambda p: 0.6, None, ANCHORED)
+    assert 0.4 < few.of("contained") < 0.6
+
+
+def test_the_anchors_count_the_pairs_reviewers_merged_and_answers_still_move_the_share():
+    observed = {("joined-words", 0.0): 100, ("contained", 0.0): 1000}
+    asked = {"joined-words": (50, 50)}
+    shares = likelihood.fit(observed, asked, lambda pattern: 0.5, None, ANCHORED)
+    assert shares.anchors == round(shares.of("joined-words") * 100 + 50)
+    taught = likelihood.fit(observed, {**asked, "contained": (30, 30)}, lambda pattern: 0.5, None, ANCHORED)
+    assert taught.of("contained") > 0.5 > shares.of("contained")
+
+
+def test_a_pattern_without_a_ratio_or_without_ratios_is_fitted_as_before():
+    observed = {("case-lowercase", 0.0): 1000, ("contained", 0.0): 5000, ("plural", 0.0): 50}
+    pooled = {"case-lowercase": 0.9, "plural": 0.7}.get
+    plain = likelihood.fit(observed, {}, lambda p: pooled(p, 0.6))
+    anchored = likelihood.fit(observed, {}, lambda p: pooled(p, 0.6), None, ANCHORED)
+    assert plain.of("contained") == pytest.approx(0.6, abs=1e-4) and plain.expected == {}
+    assert anchored.of("plural") == plain.of("plural") and anchored.of("case-lowercase") == plain.of("case-lowercase")
+
+
+def test_the_reason_says_what_the_anchors_said():
+    shares = likelihood.fit(
+        {("case-lowercase", 0.0): 1000, ("contained", 0.0): 5000}, {}, lambda p: 0.9 if p == "case-lowercase" else 0.6,
+        None, ANCHORED,
+    )  # fmt: skip
+    note = evidence.store_note(shares.of("contained"), 0.6, 5000, 0, evidence.anchored(shares, "contained"))
+    assert note == (
+        "this store's pairs like this look the same 1% of the time"
+        " (fitted on 5000, about 9 the same by its 900 names spelled two ways; 60% across kinds of text)"
+    )
+    assert evidence.anchored(shares, "case-lowercase") == (0, 0)
+    assert evidence.STORE_NOTE.sub("", f"'A' may be inside 'A B'; {note}") == "'A' may be inside 'A B'"

@@ -10,8 +10,9 @@ lost (a test compares with a brute-force pass):
 - identical merge keys (rule 5) and identical accent-free or written-out keys (rule 6);
 - a dotted file suffix on the casefolded identity key (rule 4, `Vue.js` / `Vue`);
 - contiguous token runs one or two tokens shorter (rule 7);
-- for rule 8: exact prefixes up to three characters shorter, a PassJoin segment index for edit
-  distance 1 or 2, and a rarest-first prefix filter on pairs of trigrams for Jaccard >= 0.8.
+- for rule 8: short keys and the keys one letter longer; exact prefixes up to three characters
+  shorter, a PassJoin segment index for edit distance 1 or 2, and a rarest-first prefix filter on
+  pairs of trigrams for Jaccard >= 0.8.
 """
 
 from __future__ import annotations
@@ -33,8 +34,10 @@ from rapidfuzz.distance import Levenshtein
 
 from memo_tui.names.keys import digits_of, identity_key, merge_of, written_out
 from memo_tui.names.rules import (
+    SHORT_KEY_LETTERS,
     Name,
     caps_plural_of,
+    one_letter_less,
     one_word_of_name,
     person_first_word,
     plural_keys,
@@ -151,6 +154,7 @@ def _other_pairs(pairs: set[int], names: list[Name], eligible: list[int], keys: 
     _people(pairs, names)
     _plurals(pairs, names)
     _short_names(pairs, names)
+    _one_letter_more(pairs, names)
     _prefixes(pairs, keys)
     _swaps(pairs, keys)
     _trigram_prefix_filter(pairs, {i: names[i].grams for i in eligible})
@@ -219,6 +223,18 @@ def _prefixes(pairs: set[int], keys: dict[int, str]) -> None:
         for cut in (1, 2, 3):
             for j in by_key.get(key[:-cut], ()) if len(key) - cut >= 5 else ():
                 _add(pairs, i, j)
+
+
+def _one_letter_more(pairs: set[int], names: list[Name]) -> None:
+    """Short keys and the keys one letter longer (`LGBT` / `LGBTQ`, `Mel` / `Mell`): rule 8 leaves them out."""
+    by_key = _by_value({i: n.merge for i, n in enumerate(names) if len(n.merge) in SHORT_KEY_LETTERS})
+    if not by_key:
+        return
+    for i, n in enumerate(names):
+        if len(n.merge) - 1 in SHORT_KEY_LETTERS:
+            for shorter in one_letter_less(n.merge):
+                for j in by_key.get(shorter, ()):
+                    _add(pairs, i, j)
 
 
 def _limit(length: int) -> int:
@@ -428,7 +444,8 @@ def _file(index: dict[_K, _V | list[_V]], key: _K, value: _V) -> None:
 #   m merge key (and accent-free key)      S the casefolded key's stem before a file suffix
 #   W the words   R runs of them 1-2 words shorter   c the core of a name with a company suffix
 #   A an acronym  I initials   H a person's 3-letter word head   L / N a person's long / short word's initial
-#   C the spelling key 1-3 characters shorter   E a segment of the spelling key (edit distance)
+#   C the spelling key 1-3 characters shorter, or a short key less one letter
+#   E a segment of the spelling key (edit distance)
 #   P a start of a person's first name   Q a short form a person may be called by (`Deb`)
 #   G a trigram of the spelling key's prefix, rarest first by a gram order kept beside the tokens, and
 #     how many trigrams the key has (the probes ask for every count a Jaccard of 0.8 allows)
@@ -484,6 +501,8 @@ def name_tokens(n: Name, order: dict[str, int]) -> set[str]:
         add("P" + first[:end])
     if short_name_of(n):
         add("Q" + n.merge)
+    for shorter in one_letter_less(n.merge):
+        add("C" + shorter)
     if n.spelling_eligible:
         key = n.merge
         for cut in (1, 2, 3):

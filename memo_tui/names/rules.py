@@ -36,6 +36,7 @@ VerdictKind = Literal["fold", "ask", "no"]
 FOLD: Final = "fold"  # the same entity: fold the two unasked (when the store's evidence is certain)
 ASK: Final = "ask"  # maybe the same: ask a reviewer
 NO: Final = "no"  # not the same
+LOWERCASE = "case-lowercase"  # the rule that asks about a name and its all-lowercase spelling
 
 
 @dataclass(frozen=True, slots=True)
@@ -218,6 +219,7 @@ def judge_pair(a: Name, b: Name, settled: bool = False) -> Verdict:
         return Verdict(ASK, 0.9, "accents", f"the names differ only in accents{note}")
     rules = (
         _caps_plural, _containment, _company_suffix, _acronym, _person_variant, _short_name, _plural_form,
+        _one_letter_more,
         _spelling_variant,
     )  # fmt: skip
     for rule in rules:
@@ -298,7 +300,7 @@ def _identical_merge_keys(a: Name, b: Name, note: str) -> Verdict:
     if (a.key == a.key.casefold()) != (b.key == b.key.casefold()):
         # `openproject` / `OpenProject`, `dcache` / `D-cache`: commands, modules, packages and plain
         # words are written in lowercase
-        return Verdict(ASK, 0.85, "case-lowercase", f"one spelling is all lowercase, as commands are written{note}")
+        return Verdict(ASK, 0.85, LOWERCASE, f"one spelling is all lowercase, as commands are written{note}")
     if _joined_vs_spaced(a, b):
         # `AgentMesh` / `Agent Mesh`: one word is often a product's name, the spaced words a phrase
         return Verdict(ASK, 0.85, "joined-words", f"one is written as one word, the other as separate words{note}")
@@ -325,6 +327,48 @@ def prose_variants(a: Name, b: Name) -> bool:
     return same_case != same_separators
 
 
+def prose_lowercase(a: Name, b: Name) -> bool:
+    """One prose name and its all-lowercase spelling, with the same separators or hyphens for its
+    spaces (`Datasette` / `datasette`, `Claude Code` / `claude-code`): how running text, a command or
+    a package writes the name. The rules ask about it (`case-lowercase`: `mbox` / `Mbox`, `cortex code`
+    / `Cortex Code` are two things); a pass folds it unasked only where the store's evidence is
+    certain (`evidence.lowercase_because`)."""
+    lower, upper = (a, b) if a.key == a.key.casefold() else (b, a)
+    if upper.key == upper.key.casefold() or lower.key != lower.key.casefold() or a.code or b.code:
+        return False
+    if not all(_PROSE_WORD.fullmatch(w) for w in _SPACE_OR_HYPHEN.split(upper.key)):
+        return False
+    folded = upper.key.casefold()
+    return lower.key in (folded, folded.replace(" ", "-"))
+
+
+def inner_capitals(a: Name, b: Name) -> bool:
+    """One name written with capitals inside a word and once without (`GitHub` / `Github`,
+    `CodeSandbox` / `Codesandbox`, `M2 MacBook Pro` / `M2 Macbook Pro`): the same words and separators,
+    and each word that differs is one capitalised word in one name and the same letters cut into
+    capitalised humps in the other. A run of capitals (`SIMTech` / `SimTech`, `AletheIA`, `APPy`) is
+    not of this shape: such names are acronyms of their own, and two stylings are often two things.
+    Whether the store says enough to fold it unasked is the evidence's to tell (`evidence.usual_spelling`)."""
+    if a.key == b.key or a.merge != b.merge or a.code or b.code:
+        return False
+    if [ch for ch in a.key if ch in " -"] != [ch for ch in b.key if ch in " -"]:
+        return False
+    differ = [
+        (x, y) for x, y in zip(_SPACE_OR_HYPHEN.split(a.key), _SPACE_OR_HYPHEN.split(b.key), strict=True) if x != y
+    ]
+    return bool(differ) and all(sorted((_humps(x), _humps(y)))[0] == 1 < max(_humps(x), _humps(y)) for x, y in differ)
+
+
+def _humps(word: str) -> int:
+    """How many capitalised humps a word of letters is made of (`Github` 1, `GitHub` 2); 0 when it is
+    not made of them alone (`SIMTech`, `iPhone`, `Py3`)."""
+    if not word.isalpha() or not word[0].isupper() or word[-1].isupper():
+        return 0
+    if any(x.isupper() and y.isupper() for x, y in zip(word, word[1:], strict=False)):
+        return 0
+    return sum(map(str.isupper, word))
+
+
 def _joined_vs_spaced(a: Name, b: Name) -> bool:
     marks_a = {ch for ch in a.key if not ch.isalnum()}
     marks_b = {ch for ch in b.key if not ch.isalnum()}
@@ -344,8 +388,13 @@ def _containment(a: Name, b: Name, note: str) -> Verdict | None:
     if not 1 <= extra <= 2 or a.code or b.code:
         return None  # an identifier inside a longer one (`set_context` / `gru_set_context_option`) is another
     n = len(short.words)
-    if not any(long.words[i : i + n] == short.words for i in range(extra + 1)):
+    at = next((i for i in range(extra + 1) if long.words[i : i + n] == short.words), None)
+    if at is None:
         return None
+    if not people:
+        verdict = _activity_or_period(short, long, long.words[:at] + long.words[at + n :])
+        if verdict is not None:
+            return verdict
     if n == 1 and not people:
         # `Kafka` / `Apache Kafka`, `Azure` / `Microsoft Azure`: a product without its maker's name -
         # or `Boot` / `Secure Boot`, a different thing; only what the store knows can tell them apart
@@ -361,6 +410,35 @@ def _containment(a: Name, b: Name, note: str) -> Verdict | None:
         )
     what = "the same person written short and long" if people and n == 1 else "a shorter form of the longer name"
     return Verdict(ASK, round(0.6 + 0.2 * n / len(long.words), 3), "contained", f"'{short.key}' may be {what}{note}")
+
+
+# Words that make a name of a period out of what it is named after: `Pride Month` is not `Pride`.
+PERIOD_WORDS = frozenset("day days week weeks weekend month months year years night eve season".split())
+
+
+def _activity_or_period(short: Name, long: Name, extra: tuple[str, ...]) -> Verdict | None:
+    """Rule 7, kept apart: the longer name is the shorter one with an -ing verb, a doing of it
+    (`Learning German` is not `German`, `JUST DOING` is not `Just`, `Machine Learning` not `Machine`),
+    or with a word of the calendar, a period named after it (`Pride Month` is not `Pride`)."""
+    doing = next((w for w in extra if gerund(w)), None)
+    if doing is not None:
+        return Verdict(NO, 0.0, "activity", f"'{long.key}' names a doing ('{doing}'), not '{short.key}'")
+    period = next((w for w in extra if w in PERIOD_WORDS), None)
+    if period is not None:
+        return Verdict(NO, 0.0, "period", f"'{long.key}' names a {period} named after '{short.key}', not it")
+    return None
+
+
+def gerund(word: str) -> bool:
+    """A casefolded word that is the -ing form of a common verb: `learning`, `doing`, `making`,
+    `swimming`. The stem holds a vowel: `thing`, `spring`, `string` are words of their own."""
+    if len(word) < 5 or not word.endswith("ing") or not word.isalpha() or zipf(word) < COMMON_WORD_ZIPF:
+        return False
+    stem = word[:-3]
+    if not any(ch in "aeiouy" for ch in stem):
+        return False
+    stems = (stem, stem + "e") + ((stem[:-1],) if len(stem) >= 3 and stem[-1] == stem[-2] else ())
+    return any(zipf(s) >= COMMON_WORD_ZIPF for s in stems)
 
 
 def one_word_of_name(short: Name, long: Name) -> bool:
@@ -429,6 +507,48 @@ def _short_name(a: Name, b: Name, note: str) -> Verdict | None:
     return None
 
 
+SHORT_KEY_LETTERS = range(3, 5)  # the shorter key's length for `_one_letter_more`: rule 8 judges 5 and more
+
+
+def one_letter_less(key: str) -> tuple[str, ...]:
+    """The merge keys `_one_letter_more` pairs a merge key with: the key less one of its letters,
+    when that leaves a short key (`mell` -> `ell`, `mll`, `mel`)."""
+    if len(key) - 1 not in SHORT_KEY_LETTERS:
+        return ()
+    return tuple(dict.fromkeys(key[:at] + key[at + 1 :] for at in range(len(key))))
+
+
+def _one_letter_more(a: Name, b: Name, note: str) -> Verdict | None:
+    """Rule 8 for short names, which it does not judge: `LGBT` / `LGBTQ`, a well-known acronym in
+    capitals and the same with one more capital at its end but an S; `Mel` / `Mell`, a person's name (a speaker,
+    or a short form of one) and the same with one more letter, when that is no common word (`Tim` /
+    `Time` are a name and a word)."""
+    short, long = (a, b) if len(a.merge) < len(b.merge) else (b, a)
+    if len(short.merge) not in SHORT_KEY_LETTERS or short.merge not in one_letter_less(long.merge):
+        return None
+    if not (short.key.isalpha() and long.key.isalpha()):
+        return None
+    if _all_capitals(short.key) and _all_capitals(long.key) and long.key.startswith(short.key):
+        if long.key.endswith("S") or not _spelled_out(short.merge) or not _spelled_out(long.merge):
+            return None  # a plural, or another acronym: `PATHS`, `HTTPS`, `AAC` / `AACP`, `CAR` / `CARD`
+        reason = f"'{long.key}' is the acronym '{short.key}' with one more letter{note}"
+        return _variant("edit-distance", _similarity(short.merge, long.merge), reason)
+    people = [n for n in (a, b) if n.type == "person"]
+    if len(people) != 1 or not all(n.key[0].isupper() and n.key[1:].islower() for n in (a, b)):
+        return None  # two people are two people (`Jon` / `Joan` talking to each other)
+    person, other = (a, b) if people[0] is a else (b, a)
+    if other.type is not None or is_common_word(other.merge):
+        return None
+    reason = f"'{other.key}' may be '{person.key}' mistyped{note}"
+    return _variant("edit-distance", _similarity(short.merge, long.merge), reason)
+
+
+def _spelled_out(merge: str) -> bool:
+    """An acronym English writes often and says letter by letter (`lgbt`, `html`): one with a vowel is
+    a word in capitals (`CARD`), and a rare one is one of many (`AAC`, `AACP`)."""
+    return not any(ch in "aeiou" for ch in merge) and is_common_word(merge)
+
+
 def _person_variant(a: Name, b: Name, note: str) -> Verdict | None:
     """Rule 7d, people only: `J. Smith` / `John Smith`, `Grace Hopper` / `Grace Murray Hopper`, `Tanaka Hiro`."""
     if a.type != "person" or b.type != "person":
@@ -466,9 +586,11 @@ def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
     if _siblings(a, b) or _longer_path(a, b):
         return None
     short, long = (a.merge, b.merge) if len(a.merge) <= len(b.merge) else (b.merge, a.merge)
+    shorter, longer = (a, b) if len(a.merge) <= len(b.merge) else (b, a)
+    if adjective_of(shorter, longer):
+        return Verdict(NO, 0.0, "adjective", f"'{longer.key}' is the adjective of '{shorter.key}', not it{note}")
     if len(short) == len(long) >= 6 and _one_swap(short, long):  # `Dashbaord` / `Dashboard`: a slip of the fingers
         return _variant("transposed", _similarity(short, long), f"two neighbouring letters are swapped{note}")
-    shorter, longer = (a, b) if len(a.merge) <= len(b.merge) else (b, a)
     if (longer.merge.startswith(shorter.merge) and not shorter.key.islower()
             and _cut_in_capitals(longer.key, len(shorter.merge))):  # fmt: skip
         # `Postgres` / `PostgreSQL`: a long name written short, cut inside its capital ending (a word
@@ -500,6 +622,29 @@ def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
             )
         return _variant("prefix", _similarity(short, long), f"'{long}' is '{short}' with {extra} more letters{note}")
     return None
+
+
+# Endings that make an adjective or a demonym of a place's name: Korea-n, Europe-an, Brazil-ian,
+# Midwest-ern, Japan-ese, Turk-ish, Israel-i (a bare `n` only after a vowel: Asia-n, not Kotli-n).
+ADJECTIVE_ENDINGS = frozenset("n an ian ern ese ish i".split())
+
+
+def adjective_of(short: Name, long: Name) -> bool:
+    """`Midwest` / `Midwestern`, `Korea` / `Korean`: a place (or people) and the adjective made of it,
+    both capitalised words of English (a typo is no word: `Debia` / `Debian` stays a spelling)."""
+    ending = long.merge[len(short.merge) :]
+    return (
+        ending in ADJECTIVE_ENDINGS
+        and long.merge.startswith(short.merge)
+        and (ending != "n" or short.merge[-1] in "aeiou")
+        and short.key.isalpha()
+        and long.key.isalpha()
+        and short.key[:1].isupper()
+        and long.key[:1].isupper()
+        and not long.key.isupper()
+        and is_common_word(short.merge)
+        and is_common_word(long.merge)
+    )
 
 
 def _cut_in_capitals(key: str, letters: int) -> bool:
@@ -543,13 +688,18 @@ def plural_ending(single: str, plural: str) -> str | None:
 
 def _plural(a: Name, b: Name) -> bool:
     """`Framework` / `Frameworks`, `tool/function` / `tools/functions`, `Policy` / `Policies`: the
-    parts, or the words of names with the same marks, differ only by a plural ending; an acronym's
-    plural in a longer name counts (`PCI ID` / `PCI IDs`: the capitals cut `IDs` into other parts
-    than `ID`), not in code beside prose (`free_irq` / `Free IRQs`: a function, and freeing them).
-    Where a hump of camel case starts a word (`timeZone`, `GitHub`) the parts are the words."""
+    merge keys, the parts, or the words differ only by a plural ending (`LLM API` / `LLM APIs`,
+    `dataframe` / `DataFrames`: the capitals cut `APIs` into `ap`, `is`; `PCI ID` / `PCI IDs`); the
+    keys and words only of names with the same marks, not in code beside prose (`free_irq` / `Free
+    IRQs`: a function, and freeing them; `timeZone` / `timezones`: an option, and the zones). Where a
+    hump of camel case starts a word (`GitHub`) the parts are the words."""
     longer = abs(len(a.merge) - len(b.merge))  # each plural ending adds one or two letters
     if not longer or longer > 2 * max(len(a.words), len(b.words), len(a.parts), len(b.parts)):
         return False
+    (short, _), (long, written) = sorted(((a.merge, a.key), (b.merge, b.key)), key=lambda x: len(x[0]))
+    ending = plural_ending(short, long) if a.marks == b.marks and a.code == b.code and len(short) >= 3 else None
+    if ending is not None and (written.endswith(ending) or _all_capitals(written)):
+        return True
     if _differ_by_plurals(a.parts, b.parts):
         return True
     if a.marks != b.marks or _CAMEL_WORD.search(a.key) or _CAMEL_WORD.search(b.key):
@@ -582,11 +732,11 @@ def _plural_form(a: Name, b: Name, note: str) -> Verdict | None:
     """Rule 7g: a name and its plural (`Snowflake` / `Snowflakes`, `PCI ID` / `PCI IDs`,
     `build-dependency` / `build-dependencies`, `IRQ` / `irqs`). Within the edits rule 8 allows, as
     rule 8 finds them; past them only a plural of the whole name, spelled with the same marks (not
-    `/posts` of `post`). A short or repetitive name's plural only as the singular and its ending
-    written in lowercase (`RCS` is not the plural of `RC`, nor `cmds` of `Cmd -`), of a singular that
-    is no common word: the plural of an everyday word is often another thing in code (a model `User`
-    and its table `users`, the method `POST` and the `posts`), of an acronym or a coined word seldom
-    (`vCPU`s)."""
+    `/posts` of `post`), its ending in lowercase unless all is in capitals (`Smart AIS`). A short or
+    repetitive name's plural only as the singular and its ending written in lowercase (`RCS` is not
+    the plural of `RC`, nor `cmds` of `Cmd -`), of a singular that is no common word: the plural of
+    an everyday word is often another thing in code (a model `User` and its table `users`, the
+    method `POST` and the `posts`), of an acronym or a coined word seldom (`vCPU`s)."""
     if not _plural(a, b):
         return None
     single, plural = (a, b) if len(a.merge) < len(b.merge) else (b, a)
@@ -599,6 +749,8 @@ def _plural_form(a: Name, b: Name, note: str) -> Verdict | None:
     ending = plural_ending(single.merge, plural.merge)
     if ending is None or a.marks != b.marks or not (a.key[0].isalnum() and b.key[0].isalnum()):
         return None
+    if not (plural.key.endswith(ending) or _all_capitals(plural.key)):
+        return None  # `Smart AIS` is another acronym: a plural ends so, or is all in capitals
     if not eligible and (_stem(plural.key, ending) != single.key.casefold() or is_common_word(single.merge)):
         return None
     return _variant("plural", _similarity(single.merge, plural.merge), reason)

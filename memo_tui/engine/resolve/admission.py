@@ -54,7 +54,7 @@ def admit(
     asks.sort(key=_ask_order)
     ranked = slots - slots // TEACH_EVERY
     others = asks[ranked:] + [ask_of(min(group.pairs), group.impact, group.evidence) for group in unexpanded]
-    teaching = _teaching(sorted(others + unlikely, key=_ask_order), slots - ranked, taught)
+    teaching = _teaching(others + unlikely, slots - ranked, taught)
     teaches = {id(q) for q in teaching}
     admitted = asks[:ranked] + teaching
     admitted += islice((q for q in islice(asks, ranked, None) if id(q) not in teaches), slots - len(admitted))
@@ -143,17 +143,29 @@ def _ask_order(q: Weighed) -> tuple:
 def _teaching(asks: list[Weighed], places: int, taught: set[str]) -> list[Weighed]:
     """The asks that would teach the store most, one a pattern, for `places` places: patterns with
     fewer answers here than it takes to learn one, likelihood nearest a half first (the reviewer's
-    answer is then least foreseeable), then fewer answers, then rank. They may lie under the
-    likelihood floor: how else would a store show that its pairs of a pattern are the same? A pattern
-    with a teaching question pending (`taught`) waits for its answer."""
+    answer is then least foreseeable), then fewer answers, then rank (`_ask_order`; then place in
+    `asks`). They may lie under the likelihood floor: how else would a store show that its pairs of a
+    pattern are the same? A pattern with a teaching question pending (`taught`) waits for its answer."""
+    if not places:
+        return []
     best: dict[str, tuple[tuple, Weighed]] = {}
+    yields: dict[tuple[float, int], float] = {}  # a large store has 10^5 asks here, of a few yields
     for at, q in enumerate(asks):
-        answered = q.evidence.answered[1]
-        if answered >= evidence.LEARN_AFTER or q.evidence.pattern in taught:
+        found = q.evidence
+        answered = found.answered[1]
+        if answered >= evidence.LEARN_AFTER or found.pattern in taught:
             continue
-        key = (round(abs(q.evidence.likelihood - 0.5), 4), answered, at)
-        if q.evidence.pattern not in best or key < best[q.evidence.pattern][0]:
-            best[q.evidence.pattern] = (key, q)
+        near = (round(abs(found.likelihood - 0.5), 4), answered)
+        held = best.get(found.pattern)
+        if held is not None and near > held[0][:2]:
+            continue
+        worth = yields.get((found.likelihood, q.impact))
+        if worth is None:
+            worth = yields[found.likelihood, q.impact] = priority(q)
+        low, high = (q.left.id, q.right.id) if q.left.id <= q.right.id else (q.right.id, q.left.id)
+        key = (*near, (-worth, -found.likelihood, low, high), at)  # as `_ask_order`
+        if held is None or key < held[0]:
+            best[found.pattern] = (key, q)
     return [q for _, q in sorted(best.values(), key=itemgetter(0))[:places]]
 
 

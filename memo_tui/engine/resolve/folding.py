@@ -19,6 +19,7 @@ from memo_tui.store.locks import for_update, writing
 
 Judge = Callable[..., Verdict]  # (a, b, settled=False): the rules' verdict on two sides
 Certain = Callable[[Side, Side, str], Evidence | None]  # None when a fold of the rule is certain, else the evidence
+Because = Callable[[Side, Side], str | None]  # why a fold found certain is (None: its verdict's reason says)
 
 
 class Folder:
@@ -37,13 +38,15 @@ class Folder:
         asks: list[Ask[Evidence | None]],
         dry_run: bool,
         certain: Certain,
+        because: Because,
         judge: Judge,
         stop_if_cancelled: Callable[[], None],
     ) -> None:
         """`counts`: entity id -> its live passages (a fold adds its member's to its canonical's);
-        `asks`: where the asks the folds make go; `stop_if_cancelled` is called between groups."""
+        `asks`: where the asks the folds make go; `because`: why a pair `certain` found certain is, told
+        in its fold's summary; `stop_if_cancelled` is called between groups."""
         self.namespace, self.counts, self.settled, self.asks, self.dry_run = namespace, counts, settled, asks, dry_run
-        self.certain, self.judge, self.stop_if_cancelled = certain, judge, stop_if_cancelled
+        self.certain, self.because, self.judge, self.stop_if_cancelled = certain, because, judge, stop_if_cancelled
         self.absorbed_into: dict[int, Side] = {}  # member id -> the canonical it was folded into
         self.folded = self.not_certain = self.changed_meanwhile = 0
 
@@ -105,7 +108,8 @@ class Folder:
                 leftover.append(member)
                 continue
             if not dry_run:
-                why = said.reason.rsplit("; ", 1)[-1] if said.rule.startswith(evidence.LEARNED) else None
+                learned = said.rule.startswith(evidence.LEARNED)
+                why = said.reason.rsplit("; ", 1)[-1] if learned else self.because(canonical, member)
                 decisions.fold_entities(
                     self.namespace, rows[canonical.id], rows[member.id], AUTO, AUTO, said.rule, said.score, why=why
                 )

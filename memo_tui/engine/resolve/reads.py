@@ -18,6 +18,7 @@ from memo_tui.engine.resolve.asks import NamesOf, Side
 from memo_tui.names import evidence
 from memo_tui.names.evidence import Evidence, StoreFacts
 from memo_tui.names.keys import identity_key
+from memo_tui.names.rules import SHORT_KEY_LETTERS
 from memo_tui.store import Alias, Entity, Fold, KeepApart, Mention, Passage, Question
 from memo_tui.store.kinds import ENTITY_PAIR
 from memo_tui.store.rows import tuples
@@ -125,14 +126,29 @@ def joint_texts(facts: StoreFacts, pairs: list[tuple[int, int]]) -> None:
 
 def entity_rows(namespace: str) -> list[tuple[int, str, str | None]]:
     """(id, name, type) of the namespace's entities in id order; a name no type was declared for that
-    is the source of live passages, written as a person's name is, is a person (speakers, authors)."""
+    is the source of live passages, written as a person's name is, is a person (speakers, authors),
+    and so is a short form of such a person's first name (`Mel`, beside the speaker `Melanie`), as
+    short as rule 8 leaves to `rules._one_letter_more` (which then asks about `Mell`)."""
     query = Entity.select(Entity.id, Entity.name, Entity.type).where(Entity.namespace == namespace)
     rows = rows_of(query.order_by(Entity.id))
     people = people_among_sources(namespace)
     if not people:
         return rows
+    people |= short_forms(people)
     return [(e, name, "person") if kind is None and identity_key(name) in people else (e, name, kind)
             for e, name, kind in rows]  # fmt: skip
+
+
+def short_forms(people: set[str]) -> set[str]:
+    """The starts of these people's first names that rule 7f (`rules._short_name`) asks about as what
+    they are called for short, of SHORT_KEY_LETTERS (`Mel`, `Mela` of `Melanie`). Not longer ones:
+    typed people, a `Chris` or a `Daniel` would have short names of their own (`Ch`, `Dan`)."""
+    out: set[str] = set()
+    for key in people:
+        first = key.split(" ")[0]
+        if first.isalpha():
+            out.update(first[:end] for end in SHORT_KEY_LETTERS if end < len(first))
+    return out
 
 
 _PERSON_NAME = re.compile(r"[^\W\d_][^\W\d_'’-]*(?:[-'’][^\W\d_]+)*")  # Caroline, Jean-Luc, O'Brien

@@ -39,7 +39,17 @@ from memo_tui.engine.review import queue
 from memo_tui.errors import MemoError
 from memo_tui.names import evidence, likelihood
 from memo_tui.names.evidence import Evidence
-from memo_tui.names.rules import ASK, FOLD, Name, Verdict, judge_pair, prose_variants
+from memo_tui.names.rules import (
+    ASK,
+    FOLD,
+    LOWERCASE,
+    Name,
+    Verdict,
+    inner_capitals,
+    judge_pair,
+    prose_lowercase,
+    prose_variants,
+)
 from memo_tui.store.locks import pass_lock
 from memo_tui.store.statements import paused_gc
 
@@ -177,6 +187,7 @@ class ResolutionPass:
         self.book: dict[int, Name] = {}
         self.remade_from: dict[tuple, Evidence] = {}  # what an evidence was made of -> the evidence (many share it)
         self.doubts: dict[Pair, Evidence | None] = {}  # `certain`'s answers
+        self.because: dict[Pair, str | None] = {}  # why `certain` found a fold certain (`because_of`)
         # what the visit finds (`judge`)
         self.fold_edges: list[tuple[Side, Side]] = []  # a `Name` only where the rules judge the pair anew
         self.asks: list[Ask[Evidence | None]] = []  # unweighed, some of them, until `weigh`
@@ -256,6 +267,8 @@ class ResolutionPass:
                     said = verdict_of.unfolded(said)
             elif said.kind == ASK and said.rule in learned:
                 said = verdict_of.learned(said, learned[said.rule])
+            elif said.kind == ASK and said.rule == LOWERCASE:
+                said = self.lowercase_fold(said, Side(*live[low]), Side(*live[high]))
             if said.kind == FOLD and pair not in pending:  # a pending question is the reviewer's to answer
                 self.fold_edges.append((Side(*live[low]), Side(*live[high])))
                 rest.append(pair)
@@ -313,6 +326,7 @@ class ResolutionPass:
             asks=self.asks,
             dry_run=self.dry_run,
             certain=self.certain,
+            because=self.because_of,
             judge=self.verdict_on,
             stop_if_cancelled=self.stop_if_cancelled,
         )
@@ -395,7 +409,15 @@ class ResolutionPass:
         self.shares = store_shares(self.namespace, self.weighed_asks, self.kept, r)
         self._unread = {id(found) for found in r.priors.values() if found is not None}
         self._rescored: dict[int, tuple[Evidence, Evidence]] = {}  # id -> (evidence, rescored): asks share evidences
-        asks = [q._replace(evidence=self.rescore(q.evidence)) for q in self.weighed_asks]
+        # likely, or what only a teaching question may serve (weighed, under the floor, not hopeless);
+        # the rest are counted, not made anew (most asks of a large store)
+        self.likely, self.unlikely = [], []
+        for q in self.weighed_asks:
+            found = self.rescore(q.evidence)
+            if found.likelihood >= evidence.MIN_LIKELIHOOD:
+                self.likely.append(Ask(q.left, q.right, q.verdict, q.impact, found))
+            elif found.likelihood >= evidence.MIN_TEACH:
+                self.unlikely.append(Ask(q.left, q.right, q.verdict, q.impact, found))
         self.kept_likely, kept_teachable, unread_kept, remade_kept = kept_asks(
             self.kept, r, lambda local: self.rescore(self.remake(local))
         )
@@ -403,10 +425,7 @@ class ResolutionPass:
         left_unread = self.left_unread + unread_kept
         report.unlikely += left_unread + remade_kept - sum(len(group.pairs) for group in self.kept_likely)
         report.not_reweighed = self.unread_again + unread_kept + len(self.remade) + remade_kept
-        self.likely = [q for q in asks if q.evidence.likelihood >= evidence.MIN_LIKELIHOOD]
-        report.unlikely += len(asks) - len(self.likely)
-        # what only a teaching question may serve: weighed, under the floor, not hopeless
-        self.unlikely = [q for q in asks if evidence.MIN_TEACH <= q.evidence.likelihood < evidence.MIN_LIKELIHOOD]
+        report.unlikely += len(self.weighed_asks) - len(self.likely)
         self.unlikely += [self.ask_of(min(group.pairs), group.impact, group.evidence) for group in kept_teachable]
         self.weighed_asks = []
 
@@ -417,6 +436,7 @@ class ResolutionPass:
         # neighbours and asks too unlikely to admit were a twentieth of it at a million names
         self.reading.let_go()
         self.doubts.clear()
+        self.because.clear()
         self.read_pairs.clear()
         if not self.dry_run:
             r = self.reading
@@ -507,13 +527,23 @@ class ResolutionPass:
         learned = self.reading.learned
         if made.kind == ASK and made.rule in learned:
             return self.verdicts.learned(made, learned[made.rule])
-        return made
+        return self.lowercase_fold(made, a, b) if made.kind == ASK and made.rule == LOWERCASE else made
+
+    def lowercase_fold(self, said: Verdict, a: Side, b: Side) -> Verdict:
+        """A `case-lowercase` ask about a prose name and its lowercase spelling, where the store usually
+        writes the prose name (`usual`), as a fold verdict: `certain` folds it when the evidence is
+        certain, and asks it otherwise. Every other stays the ask it is."""
+        names = (self.name_of(a.id), self.name_of(b.id))
+        if prose_lowercase(*names) and self.usual(a, b, names) is not None:
+            return Verdict(FOLD, said.score, said.rule, said.reason)
+        return said
 
     def certain(self, a: Side, b: Side, rule: str = FOLD_RULE) -> Evidence | None:
         """None when a fold verdict of `rule` is certain; else the evidence for asking instead. A pair
         a reviewer is being asked about, or whose fold a reviewer reverted, is never folded unasked.
         A learned fold needs no shared neighbours (the reviewers' answers are its evidence), only no
-        passage that sets the two spellings side by side."""
+        passage that sets the two spellings side by side; a prose name and its lowercase spelling
+        (`lowercase_fold`) need more than other spellings do (`evidence.lowercase_because`)."""
         pair = (a.id, b.id) if a.id < b.id else (b.id, a.id)  # the evidence is the same either way
         if pair not in self.doubts:
             r = self.reading
@@ -522,9 +552,47 @@ class ResolutionPass:
             if rule.startswith(evidence.LEARNED):
                 found = self.weigh_pair(a, b, rule.removeprefix(evidence.LEARNED))
                 sure = not (found.contrasted_in and not found.defined_in)
+            elif rule == LOWERCASE and prose_lowercase(*(names := (self.name_of(a.id), self.name_of(b.id)))):
+                found = self.weigh_pair(a, b, rule)
+                because = evidence.lowercase_because(found, self.usual(a, b, names), self.only_as_code(a, b))
+                sure = because is not None
+                self.because[pair] = because
             else:
                 local = self.kept_fold(pair)
                 found = self.weigh_pair(a, b, FOLD_RULE) if local is None else evidence.remade(local, r.answers)
-                sure = evidence.is_certain(found, prose_variants(self.name_of(a.id), self.name_of(b.id)))
+                names = (self.name_of(a.id), self.name_of(b.id))
+                because = evidence.certain_because(found, prose_variants(*names), self.usual(a, b, names))
+                sure = because is not None
+                self.because[pair] = because
             self.doubts[pair] = None if sure and not asked else found
         return self.doubts[pair]
+
+    def usual(self, a: Side, b: Side, names: tuple[Name, Name]) -> evidence.Usual | None:
+        """(usual spelling, its passages, the other, its passages) when the two are one name with and
+        without inner capitals, or a prose name and its lowercase spelling, and the store writes one of
+        them usually (`evidence.usual_spelling`): for a lowercase spelling, the prose name."""
+        lowercase = prose_lowercase(*names)
+        if not (lowercase or inner_capitals(*names)):
+            return None
+        counts = self.reading.counts
+        (few, fewer), (many, more) = sorted(
+            ((a.name, counts.get(a.id, 0)), (b.name, counts.get(b.id, 0))), key=lambda x: x[1]
+        )
+        if lowercase and many == many.casefold():
+            return None
+        return (many, more, few, fewer) if evidence.usual_spelling((fewer, more)) else None
+
+    def only_as_code(self, a: Side, b: Side) -> bool:
+        """Whether the passages naming both of a prose name and its lowercase spelling write the
+        lowercase one only as code (`evidence.only_as_code`); false when none names both."""
+        facts = self.reading.facts
+        lower = a if a.name == a.name.casefold() else b
+        texts = [facts.text_of.get(p) for p in sorted(facts.passage_set(a.id) & facts.passage_set(b.id))]
+        spellings = {s for s in facts.surfaces.get(lower.id, {lower.name}) if s == s.casefold()}
+        if not texts or None in texts:  # a text the pass did not read says nothing
+            return False
+        return evidence.only_as_code([t for t in texts if t is not None], spellings | {lower.name})
+
+    def because_of(self, a: Side, b: Side) -> str | None:
+        """Why `certain` found a fold of the two certain (None for a learned fold: its reason says)."""
+        return self.because.get((a.id, b.id) if a.id < b.id else (b.id, a.id))

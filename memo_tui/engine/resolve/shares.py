@@ -4,6 +4,7 @@ taken into the pending questions' likelihood, rank and reason."""
 from __future__ import annotations
 
 from collections import Counter, defaultdict
+from operator import itemgetter
 
 from peewee import fn
 
@@ -27,8 +28,14 @@ def store_shares(
     those left unread (no fact was read for them)."""
     answers, priors = reading.answers, reading.priors
     unread = {id(found) for found in priors.values() if found is not None}
-    observed: Counter = Counter((q.evidence.pattern, q.evidence.logit) for q in asks if id(q.evidence) not in unread)
+    observed: Counter = Counter()
     edges: dict[str, list] = defaultdict(list)  # pattern -> its pairs, for the bound a matching sets
+    # counted by evidence first: asks weighed alike share one (`StoreFacts.remade`)
+    evidences = list(map(itemgetter(4), asks))
+    by_id = dict(zip(map(id, evidences), evidences, strict=True))
+    for at, n in Counter(map(id, evidences)).items():
+        if at not in unread:
+            observed[by_id[at].pattern, by_id[at].logit] += n
     for q in asks:
         if id(q.evidence) not in unread:
             edges[q.evidence.pattern].append((q.left.id, q.right.id))
@@ -59,7 +66,11 @@ def reweigh_pending(namespace: str, answers: dict[str, tuple[int, int]], shares:
         share = shares.of(rule)
         new = round(evidence.sigmoid(evidence.logit(share) + (extra or 0.0)), 4)
         note = evidence.store_note(
-            share, evidence.pooled_prior(rule), shares.pairs.get(rule, 0), shares.bounded.get(rule, 0)
+            share,
+            evidence.pooled_prior(rule),
+            shares.pairs.get(rule, 0),
+            shares.bounded.get(rule, 0),
+            evidence.anchored(shares, rule),
         )
         said = evidence.STORE_NOTE.sub("", reason.split(ANSWERED)[0]) + (f"; {note}" if note else "")
         said += f"{ANSWERED}{merged} of {answered} questions like this" if answered else ""
