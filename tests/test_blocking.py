@@ -94,6 +94,28 @@ def test_the_families_of_chats_and_notes_are_found_as_brute_force_finds_them():
     assert [(names[i], names[j]) for i, j in brute if not (probes[i] & tokens[j] or probes[j] & tokens[i])] == []
 
 
+def test_plurals_and_written_out_umlauts_are_found_as_brute_force_finds_them():
+    """Plurals past the edits rule 8 allows or of short names, and umlauts written out, among look-alikes."""
+    spellings = [
+        "IRQ", "irqs", "IRQS", "vCPU", "vCPUs", "vcpus", "Policy", "Policies", "Polices", "build-dependency",
+        "build-dependencies", "Class", "Classes", "Fix", "Fixes", "RC", "RCS", "PCI ID", "PCI IDs",
+        "Guido Günther", "Guido Guenther", "Guido Gunther", "Jörg", "Joerg", "Müller", "Mueller",
+    ]  # fmt: skip
+    names = [Name(i, n) for i, n in enumerate(spellings)]
+    brute = {(i, j) for i in range(len(names)) for j in range(i + 1, len(names)) if positive(names, i, j)}
+    assert {(names[i].name, names[j].name) for i, j in brute} >= {
+        ("IRQ", "irqs"), ("vCPU", "vCPUs"), ("Policy", "Policies"), ("build-dependency", "build-dependencies"),
+        ("Class", "Classes"), ("PCI ID", "PCI IDs"), ("Guido Günther", "Guido Guenther"), ("Jörg", "Joerg"),
+        ("Müller", "Mueller"),
+    }  # fmt: skip
+    assert {(i, j) for i, j in candidate_pairs(names) if positive(names, i, j)} == brute
+    from memo_tui.names.blocking import gram_order, name_probes, name_tokens
+
+    tokens = [name_tokens(n, gram_order(names)) for n in names]
+    probes = [name_probes(n, t) for n, t in zip(names, tokens, strict=True)]
+    assert [(names[i], names[j]) for i, j in brute if not (probes[i] & tokens[j] or probes[j] & tokens[i])] == []
+
+
 def test_the_parallel_path_finds_the_same_pairs(monkeypatch):
     from memo_tui.names import blocking
 

@@ -23,7 +23,7 @@ REAL = Path(__file__).parent / "data" / "real"
 FOLD_PRECISION = 0.97  # every kind that folds
 FIRST_SAME = {"chats": 1.0}  # TODAY for chats (12 served in five stores); else the 0.75, and never
 # below the uniform sample of the kind's queue
-RECALL = {"changelogs": 0.8, "summaries": 0.85, "commits": 0.85, "notes": 0.85, "chats": 0.92}  # TODAY: cl, chats
+RECALL = {"changelogs": 0.95, "summaries": 0.85, "commits": 0.85, "notes": 0.85, "chats": 0.92}  # TODAY: cl, chats
 LABELLED = {"chats": 10}  # mined same-pairs whose names are in the store (chats: interjections are read away)
 QUESTIONS_PER_1000 = {"summaries": 115, "notes": 150}  # TODAY (summaries under the 120); the others <= 120
 CONFLICTS = {"changelogs": 5, "summaries": 50, "commits": 30}  # the issue's <= 50 on 50k summaries; else 1%

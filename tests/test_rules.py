@@ -116,6 +116,7 @@ TABLE = [
     ("CI", "create_index", None, None, "no", "different"),  # initials of an identifier are not an acronym
     ("DB", "Darren Burns", None, None, "ask", "short-acronym"),
     ("MCP", "Model Context Protocol", None, None, "ask", "acronym"),
+    ("APs", "AfterLink Protocol SDK", None, None, "no", "different"),  # an acronym's plural, not initials
     # rule 8: spelling variants
     ("Postgres", "PostgreSQL", None, None, "ask", "short-spelling"),  # a long name without its capital ending
     ("memlom", "memloom", None, None, "ask", "edit-distance"),
@@ -148,6 +149,27 @@ TABLE = [
     # names notes and chats really write
     ("URLs", "URL", None, None, "ask", "caps-plural"),  # an acronym's plural, too short for rule 8
     ("ID", "IDs", None, None, "ask", "caps-plural"),
+    # a plural, short or in another letter case, or past the edits rule 8 allows
+    ("IRQ", "irqs", None, None, "ask", "plural"),
+    ("vCPU", "vCPUs", None, None, "ask", "plural"),
+    ("Fix", "Fixes", None, None, "no", "different"),  # a common word's short plural is often another thing
+    ("users", "User", None, None, "no", "different"),
+    ("Class", "Classes", None, None, "ask", "plural"),
+    ("Policy", "Policies", None, None, "ask", "plural"),
+    ("build-dependency", "build-dependencies", None, None, "ask", "plural"),
+    ("PCI ID", "PCI IDs", None, None, "ask", "plural"),
+    ("JSON API", "JSON APIs", None, None, "ask", "plural"),
+    ("url_prefix", "url_prefixes", None, None, "ask", "plural"),  # not two sibling identifiers
+    ("Acknowledge NMUs", "Acknowledges NMU", None, None, "ask", "edit-distance"),  # plurals crossed, no plural
+    ("free_irq", "Free IRQs", None, None, "ask", "edit-distance"),  # a function, and freeing IRQs
+    ("RC", "RCS", None, None, "no", "different"),  # an acronym of its own, not a plural
+    ("Smart AI", "Smart AIS", None, None, "no", "different"),  # another acronym, not a plural
+    ("Cmd -", "cmds", None, None, "no", "different"),  # a short plural is its singular and an ending
+    ("timeZone", "timezones", None, None, "ask", "edit-distance"),  # an option, and the zones
+    ("vcpu", "vCPUs", None, None, "ask", "plural"),
+    ("Not", "Notes", None, None, "no", "different"),  # `es` follows s, x, z, ch, sh or o
+    ("post", "/posts", None, None, "no", "different"),  # a route, not the plural
+    ("Guido Günther", "Guido Guenther", P, P, "ask", "accents"),  # an umlaut written out
     ("Dashbaord", "Dashboard", None, None, "ask", "transposed"),
     ("APICs", "AI PCs", None, None, "ask", "edit-distance"),  # a swap in five letters is another acronym
     ("Light", "LightRAG", None, None, "ask", "prefix"),  # a word and a name made of it: not a short spelling

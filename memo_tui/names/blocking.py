@@ -7,7 +7,7 @@ same digit runs: names full of version and part numbers make many small groups, 
 Each index covers one family of rules completely, so no pair the rules would fold or ask about is
 lost (a test compares with a brute-force pass):
 
-- identical merge keys (rule 5) and identical accent-free keys (rule 6);
+- identical merge keys (rule 5) and identical accent-free or written-out keys (rule 6);
 - a dotted file suffix on the casefolded identity key (rule 4, `Vue.js` / `Vue`);
 - contiguous token runs one or two tokens shorter (rule 7);
 - for rule 8: short keys and the keys one letter longer; exact prefixes up to three characters
@@ -32,7 +32,7 @@ from typing import TypeVar
 from rapidfuzz import process
 from rapidfuzz.distance import Levenshtein
 
-from memo_tui.names.keys import digits_of, identity_key, merge_of
+from memo_tui.names.keys import digits_of, identity_key, merge_of, written_out
 from memo_tui.names.rules import (
     SHORT_KEY_LETTERS,
     Name,
@@ -40,6 +40,7 @@ from memo_tui.names.rules import (
     one_letter_less,
     one_word_of_name,
     person_first_word,
+    plural_keys,
     short_name_of,
     spelling_key,
 )
@@ -142,12 +143,16 @@ def _other_pairs(pairs: set[int], names: list[Name], eligible: list[int], keys: 
     # accent-free keys only matter where some name has accents (Café / Cafe)
     accented = {n.plain for n in names if n.plain != n.merge}
     _same_key(pairs, (n.plain if n.plain in accented else "" for n in names))
+    # and umlauts written out (Günther / Guenther): a name's merge key beside an accented name's written-out key
+    written = {out for n in names if (out := written_out(n.merge)) not in (n.merge, n.plain)}
+    if written:
+        _same_key(pairs, (key if (key := written_out(n.merge)) in written else "" for n in names))
     _file_suffix(pairs, names)
     _token_runs(pairs, names)
     _company_suffixes(pairs, names)
     _acronyms(pairs, names)
     _people(pairs, names)
-    _caps_plurals(pairs, names)
+    _plurals(pairs, names)
     _short_names(pairs, names)
     _one_letter_more(pairs, names)
     _prefixes(pairs, keys)
@@ -345,12 +350,14 @@ def _people(pairs: set[int], names: list[Name]) -> None:
                     _add(pairs, i, j)
 
 
-def _caps_plurals(pairs: set[int], names: list[Name]) -> None:
-    """An acronym and its plural (`URL` / `URLs`)."""
-    plurals = _by_value({i: stem for i, n in enumerate(names) if (stem := caps_plural_of(n.key))})
+def _plurals(pairs: set[int], names: list[Name]) -> None:
+    """A name and its plural by merge keys (`URL` / `URLs`, `IRQ` / `irqs`, `Policy` / `Policies`):
+    a short name's, or an ending beyond the edits rule 8 allows."""
+    by_key = _by_value({i: n.merge for i, n in enumerate(names)})
     for i, n in enumerate(names):
-        for j in plurals.get(n.key, ()):
-            _add(pairs, i, j)
+        for plural in plural_keys(n.merge):
+            for j in by_key.get(plural, ()):
+                _add(pairs, i, j)
 
 
 def _short_names(pairs: set[int], names: list[Name]) -> None:
@@ -463,6 +470,9 @@ def name_tokens(n: Name, order: dict[str, int]) -> set[str]:
         add("m" + n.merge)
     if n.plain and n.plain != n.merge:
         add("m" + n.plain)
+    written = written_out(n.merge)
+    if written not in (n.merge, n.plain):
+        add("m" + written)
     match = _SUFFIX.match(n.folded)
     if match:
         add("S" + match.group(1))
@@ -540,7 +550,10 @@ def name_probes(n: Name, tokens: set[str]) -> set[str]:
     group = ".".join(n.digits)
     out.add(f"{group}|S{n.folded}")  # names that are this one with a file suffix
     stem = caps_plural_of(n.key)  # an acronym's plural and the acronym (`URLs` / `URL`)
-    out.add(f"{group}|m{merge_of(stem)}" if stem else f"{group}|m{n.merge}s")
+    if stem:
+        out.add(f"{group}|m{merge_of(stem)}")
+    for plural in plural_keys(n.merge):  # and the name's plurals (`Policy` / `Policies`)
+        out.add(f"{group}|m{plural}")
     match = _SUFFIX.match(n.folded)
     if match:  # and the name this one is without its suffix
         out.add(f"{group}|m{merge_of(match.group(1))}")

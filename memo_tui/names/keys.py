@@ -39,6 +39,19 @@ def strip_accents(key: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+# The letters German writes out in ASCII with an e (Günther / Guenther, Jörg / Joerg), casefolded
+# (ß casefolds to ss already)
+_WRITTEN_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue"})
+
+
+def written_out(key: str) -> str:
+    """The key with umlauts written out as ASCII does (`guido günther` -> `guido guenther`), then
+    without accents: the other spelling an accented name has beside `strip_accents`'."""
+    if key.isascii():
+        return key
+    return strip_accents(key.translate(_WRITTEN_OUT))
+
+
 def tokens(name: str) -> list[str]:
     """Identity key split on anything not a letter, digit or dot; dots trimmed from token ends."""
     return tokens_of(identity_key(name))

@@ -8,13 +8,14 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass
 from sys import intern
 from typing import Final, Literal, TypeVar
 
 from rapidfuzz.distance import Levenshtein
 
-from memo_tui.names.keys import digits_of, identity_key, merge_of, strip_accents, tokens_of, trigrams
+from memo_tui.names.keys import digits_of, identity_key, merge_of, strip_accents, tokens_of, trigrams, written_out
 
 COMMON_WORD_ZIPF = 3.0
 EVERYDAY_WORD_ZIPF = 3.7  # react, agents, arctic - but not github (3.2), javascript (3.5)
@@ -77,8 +78,15 @@ class Name:
         self.spelling_eligible = _eligible(merge)  # rule 8 asks only about long, varied enough names
         self.grams = tuple(trigrams(merge)) if self.spelling_eligible else ()  # a tuple: a sixth of a set's size
         self.core = _same(words, tuple(w for w in words if w not in COMPANY_SUFFIXES))  # without Inc, Corp, ...
-        # one token of 2-6 letters with two or more capitals: AWS, RoR, EU
-        self.acronym = len(words) == 1 and 2 <= len(key) <= 6 and key.isalpha() and sum(map(str.isupper, key)) >= 2
+        # one token of 2-6 letters with two or more capitals: AWS, RoR, EU; not an acronym's plural (`APs`
+        # is more access points than `AfterLink Protocol SDK`)
+        self.acronym = (
+            len(words) == 1
+            and 2 <= len(key) <= 6
+            and key.isalpha()
+            and sum(map(str.isupper, key)) >= 2
+            and caps_plural_of(key) is None
+        )
         # initials only of prose names whose words are capitalised: `Amazon Web Services`, not `create_index`
         prose_words = all(w[:1].isupper() or w.casefold() in SMALL_WORDS for w in _SEPARATED.split(key) if w)
         self.code = bool(_CODE_MARK.search(key))
@@ -206,10 +214,12 @@ def judge_pair(a: Name, b: Name, settled: bool = False) -> Verdict:
     if (a.key[0] in ".-") != (b.key[0] in ".-") and a.key[0].isalnum() != b.key[0].isalnum():
         # `.tables` / `TABLE`, `--force` / `Force`: a command, a file or an option beside a word
         return Verdict(NO, 0.0, "sigil", "only one name starts with punctuation: a command, file or option")
-    if a.plain == b.plain:
+    if a.plain == b.plain or written_out(a.merge) == written_out(b.merge):
+        # `Guido Günther` / `Guido Guenther`: an umlaut written out is the same letter
         return Verdict(ASK, 0.9, "accents", f"the names differ only in accents{note}")
     rules = (
-        _caps_plural, _containment, _company_suffix, _acronym, _person_variant, _short_name, _one_letter_more,
+        _caps_plural, _containment, _company_suffix, _acronym, _person_variant, _short_name, _plural_form,
+        _one_letter_more,
         _spelling_variant,
     )  # fmt: skip
     for rule in rules:
@@ -593,8 +603,6 @@ def _spelling_variant(a: Name, b: Name, note: str) -> Verdict | None:
     if distance > limit and limit == 1 and _one_swap(short, long):
         distance = 1  # an adjacent transposition is one typo (Micheal / Michael), though two Levenshtein edits
     if distance <= limit:
-        if _plural(a, b):
-            return _variant("plural", _similarity(short, long), f"one is the plural of the other{note}")
         plural = "s" if distance > 1 else ""
         return _variant(
             "edit-distance", _similarity(short, long), f"the spellings are {distance} edit{plural} apart{note}"
@@ -653,19 +661,107 @@ def _cut_in_capitals(key: str, letters: int) -> bool:
     )
 
 
+def plural_keys(key: str) -> list[str]:
+    """The plurals English may make of a casefolded word or key (`plural_ending`)."""
+    out = [key + "s"]
+    if key.endswith(_TAKES_ES):
+        out.append(key + "es")
+    if len(key) >= 2 and key[-1] == "y" and key[-2] not in "aeiouy":
+        out.append(key[:-1] + "ies")
+    return out
+
+
+_TAKES_ES = ("s", "x", "z", "ch", "sh", "o")
+
+
+def plural_ending(single: str, plural: str) -> str | None:
+    """How `plural` ends where it is a plural of `single` (casefolded): `s`; `es` after s, x, z, ch,
+    sh or o (`fixes`, `classes`); `ies` for a y after a consonant (`dependencies`); else None."""
+    if plural == single + "s":
+        return "s"
+    if plural == single + "es" and single.endswith(_TAKES_ES):
+        return "es"
+    if plural == single[:-1] + "ies" and plural in plural_keys(single):
+        return "ies"
+    return None
+
+
 def _plural(a: Name, b: Name) -> bool:
-    """`Framework` / `Frameworks`, `tool/function` / `tools/functions`: the parts differ only by
-    trailing s or es; or the merge keys do (`LLM API` / `LLM APIs`, `dataframe` / `DataFrames`, whose
-    parts split the capitals apart: `ap`, `is`)."""
-    short, long = sorted((a.merge, b.merge), key=len)
-    if len(short) >= 3 and long in (short + "s", short + "es"):
-        return True
-    if len(a.parts) != len(b.parts):
+    """`Framework` / `Frameworks`, `tool/function` / `tools/functions`, `Policy` / `Policies`: the
+    merge keys, the parts, or the words differ only by a plural ending (`LLM API` / `LLM APIs`,
+    `dataframe` / `DataFrames`: the capitals cut `APIs` into `ap`, `is`; `PCI ID` / `PCI IDs`); the
+    keys and words only of names with the same marks, not in code beside prose (`free_irq` / `Free
+    IRQs`: a function, and freeing them; `timeZone` / `timezones`: an option, and the zones). Where a
+    hump of camel case starts a word (`GitHub`) the parts are the words."""
+    longer = abs(len(a.merge) - len(b.merge))  # each plural ending adds one or two letters
+    if not longer or longer > 2 * max(len(a.words), len(b.words), len(a.parts), len(b.parts)):
         return False
-    differ = [(x, y) for x, y in zip(a.parts, b.parts, strict=True) if x != y]
-    return bool(differ) and all(
-        (x + "s" == y or x + "es" == y or y + "s" == x or y + "es" == x) and min(len(x), len(y)) >= 3 for x, y in differ
-    )
+    (short, _), (long, written) = sorted(((a.merge, a.key), (b.merge, b.key)), key=lambda x: len(x[0]))
+    ending = plural_ending(short, long) if a.marks == b.marks and a.code == b.code and len(short) >= 3 else None
+    if ending is not None and (written.endswith(ending) or _all_capitals(written)):
+        return True
+    if _differ_by_plurals(a.parts, b.parts):
+        return True
+    if a.marks != b.marks or _CAMEL_WORD.search(a.key) or _CAMEL_WORD.search(b.key):
+        return False
+    return _differ_by_plurals(tokens_of(a.key), tokens_of(b.key))
+
+
+_CAMEL_WORD = re.compile(r"[a-z][A-Z][a-z]")  # a capitalised word after a lowercase letter: `timeZone`
+
+
+def _differ_by_plurals(xs: Sequence[str], ys: Sequence[str]) -> bool:
+    """The words differ, each where the `ys` one is a plural of the `xs` one, or each the other way
+    (`Acknowledges NMU` is no plural of `Acknowledge NMUs`)."""
+    if len(xs) != len(ys):
+        return False
+    differ = [(x, y) for x, y in zip(xs, ys, strict=True) if x.casefold() != y.casefold()]
+    longer = {len(y) > len(x) for x, y in differ}
+    return len(longer) == 1 and all(_plural_words(x, y) for x, y in differ)
+
+
+def _plural_words(x: str, y: str) -> bool:
+    """One word is a plural of the other, the singular of 3+ letters, or an acronym's (`IDs` / `ID`)."""
+    if caps_plural_of(x) == y or caps_plural_of(y) == x:
+        return True
+    single, plural = (x.casefold(), y.casefold()) if len(x) < len(y) else (y.casefold(), x.casefold())
+    return len(single) >= 3 and plural_ending(single, plural) is not None
+
+
+def _plural_form(a: Name, b: Name, note: str) -> Verdict | None:
+    """Rule 7g: a name and its plural (`Snowflake` / `Snowflakes`, `PCI ID` / `PCI IDs`,
+    `build-dependency` / `build-dependencies`, `IRQ` / `irqs`). Within the edits rule 8 allows, as
+    rule 8 finds them; past them only a plural of the whole name, spelled with the same marks (not
+    `/posts` of `post`), its ending in lowercase unless all is in capitals (`Smart AIS`). A short or
+    repetitive name's plural only as the singular and its ending written in lowercase (`RCS` is not
+    the plural of `RC`, nor `cmds` of `Cmd -`), of a singular that is no common word: the plural of
+    an everyday word is often another thing in code (a model `User` and its table `users`, the
+    method `POST` and the `posts`), of an acronym or a coined word seldom (`vCPU`s)."""
+    if not _plural(a, b):
+        return None
+    single, plural = (a, b) if len(a.merge) < len(b.merge) else (b, a)
+    reason = f"one is the plural of the other{note}"
+    eligible = a.spelling_eligible and b.spelling_eligible
+    if eligible:
+        limit = 2 if len(single.merge) >= 8 else 1
+        if Levenshtein.distance(single.merge, plural.merge, score_cutoff=limit) <= limit:
+            return _variant("plural", _similarity(single.merge, plural.merge), reason)
+    ending = plural_ending(single.merge, plural.merge)
+    if ending is None or a.marks != b.marks or not (a.key[0].isalnum() and b.key[0].isalnum()):
+        return None
+    if not (plural.key.endswith(ending) or _all_capitals(plural.key)):
+        return None  # `Smart AIS` is another acronym: a plural ends so, or is all in capitals
+    if not eligible and (_stem(plural.key, ending) != single.key.casefold() or is_common_word(single.merge)):
+        return None
+    return _variant("plural", _similarity(single.merge, plural.merge), reason)
+
+
+def _stem(key: str, ending: str) -> str | None:
+    """The casefolded singular a plural key is written on, when it ends in `ending` in lowercase
+    (`irqs` -> `irq`, `vCPUs` -> `vcpu`, `Policies` -> `policy`), else None."""
+    if not key.endswith(ending):
+        return None
+    return key[: -len(ending)].casefold() + ("y" if ending == "ies" else "")
 
 
 def _siblings(a: Name, b: Name) -> bool:

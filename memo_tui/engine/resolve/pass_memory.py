@@ -39,7 +39,7 @@ from memo_tui.store import Entity, PassMemory, db
 from memo_tui.store.connect import bound_location
 from memo_tui.store.rows import tuples
 
-FORMAT = 4  # raise it with any change to the parts, or to the keys, rules and blocking that make them
+FORMAT = 5  # raise it with any change to the parts, or to the keys, rules and blocking that make them
 # an ask's key in the evidence memory: (rule, impact, what its evidence was made of, or None for a
 # hopeless ask left unread, whether a passage named both sides)
 Kept = tuple[str, int, tuple | None, bool]
