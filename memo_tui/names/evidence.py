@@ -438,7 +438,8 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
     if joint:
         common = _names(small) & _names(large)
     else:  # what the two share is named by a passage of each, two passages: of those names only
-        common = _named_elsewhere(facts, left, n_left) & _named_elsewhere(facts, right, n_right)
+        common = _named_elsewhere(facts, left, n_left)
+        common = common & _named_elsewhere(facts, right, n_right) if common else common
     if common:  # the sides themselves are among them
         common = common - {left, right} - lost_left - lost_right
     shared = [e for e in small if e in common] if common else []  # in `small`'s order: the sums add up alike
