@@ -121,6 +121,7 @@ class StoreFacts:
     _authors_in_all: int | None = None  # how many distinct sources `source_of` holds (None: not counted)
     _source_lift: float | None = None  # the most a shared source can say in this store (`source_lift`)
     _remade: dict[Made, Evidence] = field(default_factory=dict)  # `remade`'s, for `answers` (set before any)
+    _named_elsewhere: dict[int, frozenset[int]] = field(default_factory=dict)  # passage id -> `named_elsewhere`
     _weights: dict[str, float] | None = None  # the calibration's, read at the first pair weighed (`weights`)
 
     @property
@@ -148,7 +149,7 @@ class StoreFacts:
         self._sources, self._source_sets, self._source_counts, self._rarity_sums = {}, {}, {}, {}
         self._authors_in_all = None
         self._source_lift = None
-        self._remade = {}
+        self._remade, self._named_elsewhere = {}, {}
 
     def source_lift(self) -> float:
         """The most that an author who wrote both spellings can add to a pair's log-odds here: -ln u,
@@ -211,13 +212,23 @@ class StoreFacts:
         """Named by at most 1% of the live passages (at least 2): a neighbour worth sharing."""
         return self.frequency.get(entity_id, 0) <= max(2, RARE_SHARE * self.live)
 
-    def rarity_sum(self, entity_id: int, neighbours: Neighbours, lost: set[int]) -> float:
+    def rarity_sum(self, entity_id: int, neighbours: Neighbours, lost: Set[int]) -> float:
         """The rarities of the entity's neighbours (`neighbours`' of it), but the `lost` ones."""
         total = self._rarity_sums.get(entity_id)
         if total is None:  # by count: a hub's neighbours are a thousand names, of a few dozen counts
             by_count = Counter(self.frequency.get(e, 0) for e in neighbours if e != entity_id)
             total = self._rarity_sums[entity_id] = sum(self.rarity_of(count) * n for count, n in by_count.items())
         return total - sum(self.rarity(e) for e in lost if e != entity_id and e in neighbours)
+
+    def named_elsewhere(self, passage: int) -> Set[int]:
+        """The names the passage names that other passages name too: all that a name this passage
+        alone names can share with a name of other passages (a pass weighs 10^5 pairs, most of
+        which share nothing: a large store's passages are mostly of names they alone name)."""
+        found = self._named_elsewhere.get(passage)
+        if found is None:
+            found = frozenset(e for e in self.entities_of.get(passage, NO_NAMES) if self.frequency.get(e, 0) > 1)
+            found = self._named_elsewhere[passage] = found or NO_NAMES
+        return found
 
     def weights(self) -> dict[str, float]:
         """The features' weights (`calibration`), read once: a pass weighs 10^5 pairs with them."""
@@ -386,7 +397,7 @@ def yield_of(likelihood: float, impact: int) -> float:
     return round(likelihood * math.log2(1 + max(1, impact)), 4)
 
 
-def neighbours(facts: StoreFacts, entity_id: int, joint: frozenset[int]) -> tuple[Neighbours, set[int]]:
+def neighbours(facts: StoreFacts, entity_id: int, joint: frozenset[int]) -> tuple[Neighbours, Set[int]]:
     """The names the entity's passages also name, and those that only passages naming both sides of
     the pair (`joint`) name: they do not count. For a name one passage names (most), that passage's
     names, the entity among them (`named_by`): the passage's own set, not a copy (a dict for each name
@@ -405,7 +416,7 @@ def neighbours(facts: StoreFacts, entity_id: int, joint: frozenset[int]) -> tupl
             facts.neighbour_cache[entity_id] = counted
         found = counted
     if not joint:
-        return found, set()
+        return found, NO_NAMES
     lost: Counter[int] = Counter()
     for pid in joint.intersection(passages[:NEIGHBOUR_PASSAGES]):
         lost.update(facts.entities_of.get(pid, ()))
@@ -442,9 +453,13 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
     n_right, lost_right = neighbours(facts, right, joint)
     company_left, company_right = _company(n_left, left), _company(n_right, right)
     small, large = (n_left, n_right) if company_left <= company_right else (n_right, n_left)
-    lost = lost_left | lost_right | {left, right}  # the sides themselves among them
-    common = _names(small) & _names(large)  # most pairs share none: found without a loop in Python
-    common -= lost
+    if joint:
+        common = _names(small) & _names(large)
+    else:  # what the two share is named by a passage of each, two passages: of those names only
+        common = _named_elsewhere(facts, left, n_left)
+        common = common & _named_elsewhere(facts, right, n_right) if common else common
+    if common:  # the sides themselves are among them
+        common = common - {left, right} - lost_left - lost_right
     shared = [e for e in small if e in common] if common else []  # in `small`'s order: the sums add up alike
     score = 0.0
     shown: tuple[str, ...] = ()
@@ -477,6 +492,14 @@ def weigh(facts: StoreFacts, left: int, right: int, left_names: set[str], right_
 
 def _names(found: Neighbours) -> Set[int]:
     return found.keys() if isinstance(found, Counter) else found
+
+
+def _named_elsewhere(facts: StoreFacts, entity_id: int, found: Neighbours) -> Set[int]:
+    """Of the entity's neighbours (`neighbours`'), those other passages than its one passage name
+    too (`StoreFacts.named_elsewhere`), or all of them for a name several passages name."""
+    if isinstance(found, Counter):
+        return found.keys()
+    return facts.named_elsewhere(facts.passages_of[entity_id][0])
 
 
 def remade(

@@ -36,6 +36,8 @@ class Early:
         """Forget the spellings read for the entities that the visit reads none for (`read`: the pairs
         it reads the joint texts of): a pass reads them only when a fold makes a pair of them, after
         the fold."""
+        if not self.spelled:  # nothing was weighed early (a full pass)
+            return
         joint = [pair for pair in chain(read, self.used) if not facts.passage_set(pair[0]).isdisjoint(
             facts.passage_set(pair[1]))]  # fmt: skip
         for entity_id in self.spelled - {x for pair in joint for x in pair}:

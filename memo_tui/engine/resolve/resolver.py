@@ -390,16 +390,17 @@ class ResolutionPass:
         kept_here: dict[Kept, PairList] = {
             (rule, impact, None, False): pairs for (rule, impact), pairs in self.skipped.items()
         }
+        passage_set, answers, priors, rest = r.facts.passage_set, r.answers, r.priors, self.rest  # 10^5 asks
         for q in self.weighed_asks[: self.main]:
             pair = (q.left.id, q.right.id)
-            meet = not r.facts.passage_set(pair[0]).isdisjoint(r.facts.passage_set(pair[1]))
+            meet = not passage_set(pair[0]).isdisjoint(passage_set(pair[1]))
             rule = q.verdict.rule
-            if not meet and hopeless(rule, r.answers, r.priors) is not None:  # the next pass need not read it
+            if not meet and hopeless(rule, answers, priors) is not None:  # the next pass need not read it
                 add_pair(kept_here, (rule, q.impact, None, False), pair)
             elif q.evidence.local is not None:  # its sides share no neighbour: nor need it weigh it while they stand
                 add_pair(kept_here, (rule, q.impact, q.evidence.local, meet), pair)
             else:
-                self.rest.append(pair)
+                rest.append(pair)
         return kept_here
 
     def rank(self) -> None:
