@@ -160,6 +160,35 @@ def test_sentence_opening_verbs_of_commits_are_trimmed_but_the_same_words_stay_n
     assert set(surfaces("We ship the SHIP report; the Ship team reads it.")) == {"SHIP", "Ship"}
 
 
+@pytest.mark.parametrize(
+    ("subject", "name"),
+    [  # commit subjects of Textualize/rich and entries of Debian changelogs
+        ("Amend CHANGELOG", "CHANGELOG"),
+        ("Export TextType into the docs. (#3257)", "TextType"),
+        ("📝 Add CONTRIBUTORS", "CONTRIBUTORS"),  # a gitmoji before the subject
+        ("💡 Update ProgressBar docstring\n\nUpdate bar.done to bar.finished", "ProgressBar"),
+        ('[inspect] Replace ASCII special characters with their "non-special" readable version', "ASCII"),
+        ("  * [efeb33c] Set Standards-version to 4.5.1", "Standards-version"),  # a commit id tag
+        ("  * Reduce Build-Depends: (Closes: #982184)", "Build-Depends"),
+        ("airtable-export: Export Airtable data to files on disk", "Airtable"),
+    ],
+)
+def test_an_imperative_verb_opening_a_subject_is_not_part_of_the_name_it_acts_on(subject, name):
+    assert name in surfaces(subject)
+    assert not [s for s in surfaces(subject) if s != name and s.endswith(" " + name)]
+
+
+def test_a_verb_led_name_keeps_its_verb_where_no_subject_opens():
+    assert surfaces("Merge pull request #1819 from Textualize/deprecate-render-group\n\nRender Group") == [
+        "Textualize/deprecate-render-group",
+        "Render Group",  # RenderGroup: "render" is not among the verbs trimmed
+    ]
+    assert surfaces("[ Mark Hindley ]\n  * Fix system-bus activation") == ["Mark Hindley"]  # a name in a tag
+    assert "Python Tools" in surfaces("I ♥ Python Tools")  # a pictograph mid-sentence opens nothing
+    assert "Unified CLI" in surfaces("Unified CLI for the cloud.")  # -ied forms name things
+    assert "Use Case" in surfaces("See [the docs] Use Case here.")  # a tag mid-sentence opens nothing
+
+
 def test_half_an_email_address_and_with_shorthand_are_not_names():
     assert surfaces("Update my e-mail address to @debian.org.") == []
     assert surfaces("tested w/postgres and sqlite") == []

@@ -106,20 +106,27 @@ FUNCTION_WORDS = frozenset(
 # ("Updated Postgres" -> "Postgres"), so that "New York" in mid-sentence stays whole.
 # The verbs that open commit messages, changelog entries and to-do items ("Bump Standards-Version",
 # "Fix SQL", "Add JSONField"): a closed class of imperative verbs, with their -s, -ed and -ing forms.
+# Not "render" nor "format": `Render Group` (RenderGroup) and the copyright file's `Format URL` are names.
 COMMIT_VERBS = """
-    add adjust allow apply avoid backport bump build call change check clean cleanup close convert correct
-    create declare define delete depend deprecate disable document drop enable ensure exclude expose extend
-    fix handle ignore implement import improve include install introduce keep make mark merge migrate move
-    note prefer prevent provide pull push raise re-enable rebuild refactor refresh regenerate release reload
-    remove rename reorder replace require restore retry return revert rework rewrite run set ship show
-    simplify skip sort split start stop support switch sync test tidy try turn tweak unify update upgrade
-    upload use validate write
+    add adjust allow amend apply avoid backport bump build call change check clarify clean cleanup close
+    convert correct create declare decrease define delete depend deprecate disable display document drop
+    enable enhance ensure exclude expand export expose extend fix generate handle ignore implement import
+    improve include increase install introduce keep limit make mark merge migrate modify move note optimise
+    optimize pass polish prefer prevent provide pull push raise re-enable rebuild reduce refactor refresh
+    regenerate release reload remove rename reorder rephrase replace require resolve restore restrict retry
+    return revert reword rework rewrite run set ship show simplify skip sort split start stop support
+    switch sync test tidy try turn tweak unify update upgrade upload use validate wrap write
 """.split()
 
 
 def _inflections(verbs: list[str]) -> frozenset[str]:
     out: set[str] = set()
     for verb in verbs:
+        if verb[-1] == "y" and verb[-2] not in "aeiou":
+            # clarifies, modifying; not the -ied forms, which name things: `Unified CLI`, `Simplified
+            # Chinese`, `Applied Robotics`
+            out.update((verb, verb[:-1] + "ies", verb + "ing"))
+            continue
         stem = verb[:-1] if verb.endswith("e") else verb
         out.update(
             (verb, verb + ("es" if verb.endswith(("s", "sh", "ch", "x", "z")) else "s"), stem + "ed", stem + "ing")
@@ -257,16 +264,32 @@ def _is_path(candidate: str) -> bool:
 
 def _starts_sentence(text: str, start: int) -> bool:
     """True when only whitespace, a bullet, a table cell border or sentence punctuation stands before
-    `start` (emphasis marks in between are looked through)."""
+    `start` (emphasis marks and pictographs in between are looked through: "📝 Add CONTRIBUTORS"), or
+    a bracketed tag that itself opens a sentence ("[inspect] Replace ASCII", "* [efeb33c] Set
+    Standards-version")."""
     i = start - 1
-    while i >= 0 and text[i] in " \t*_":
+    while i >= 0 and (text[i] in " \t*_" or _is_pictograph(text[i])):
         i -= 1
+    if i >= 0 and text[i] == "]":
+        opening = text.rfind("[", max(0, i - _TAG_LENGTH), i)
+        return (
+            opening >= 0 and not any(ch in "[]\n" for ch in text[opening + 1 : i]) and _starts_sentence(text, opening)
+        )
     if i < 0 or text[i] in '\n.!?:;"“(>)|':
         return True
     if text[i] in "-*+":
         line_start = text.rfind("\n", 0, i) + 1
         return not text[line_start:i].strip()
     return False
+
+
+_TAG_LENGTH = 40  # the longest "[scope]" tag before a commit subject looked through
+
+
+def _is_pictograph(char: str) -> bool:
+    """An emoji or other pictograph (a gitmoji before a commit subject), with its joiners and
+    variation selectors."""
+    return unicodedata.category(char) == "So" or char in "\u200d\ufe0f"
 
 
 def _is_compound(word: str) -> bool:
