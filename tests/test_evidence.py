@@ -226,3 +226,33 @@ def test_a_lowercase_spelling_only_in_code_is_a_command_not_a_contrast():
     because = evidence.lowercase_because(shared, ("Datasette", 169, "datasette", 41), as_code=True)
     assert because.endswith("the passages that name both write 'datasette' only as code")
     assert evidence.lowercase_because(shared, ("Datasette", 169, "datasette", 41)) is None  # a contrast otherwise
+
+
+@pytest.mark.parametrize(
+    ("in_code", "passages", "argues"),
+    [
+        ((4, 0), (5, 3), True),  # fastapi docs: `Param` the class, "a required body param"
+        ((15, 0), (19, 4), True),  # a notes folder: `Dockerfile`, "a dockerfile"
+        ((11, 1), (12, 1), False),  # `Content-Type` and `content-type`: one header, both written as code
+        ((1, 2), (45, 2), False),  # Homebrew the name and `homebrew` its command
+        ((2, 0), (4, 1), False),  # written as code in half of its passages: not mostly
+    ],
+)
+def test_a_usual_spelling_written_as_code_beside_a_word_argues_against_a_fold(in_code, passages, argues):
+    assert evidence.code_beside_word(in_code, passages) is argues
+
+
+def test_a_lowercase_spelling_mostly_an_attribute_is_not_the_name():
+    """The fastapi docs write `markdown` as an HTML tag's attribute 4 times of 5; package summaries
+    write it as the format's name, and a notes folder `pipx install datasette` as the command."""
+    markup = [
+        '<blockquote markdown="1">\n\n**FastAPI** would not exist',
+        '<div class="only-github" markdown="1">\n\nI am using it a ton',
+        '```\n\n<details markdown="1">\n<summary>Or use <code>async def</code>...</summary>',
+        '</div>\n\n<details markdown = "1">\n<summary>About the command</summary>',
+        "The description of your API, this can include markdown and will be shown in the docs.",
+    ]
+    assert evidence.mostly_attribute(markup, {"markdown"})
+    assert not evidence.mostly_attribute(markup[3:], {"markdown"})  # one of two: not most
+    assert not evidence.mostly_attribute(["Render markdown to HTML.", "A markdown parser."], {"markdown"})
+    assert not evidence.mostly_attribute(["Use `pipx install datasette`.", "if datasette == 1:"], {"datasette"})

@@ -210,6 +210,41 @@ def test_a_name_and_its_command_in_one_passage_fold_and_in_running_text_are_aske
     assert frozenset(("Prisma", "prisma")) in queued()
 
 
+@pytest.mark.parametrize("as_code", [True, False])
+def test_a_code_identifier_beside_a_lowercase_word_is_asked_not_folded(store, as_code):
+    """As the fastapi docs write them: `Param` the class, in backticks in most of its passages, and "a
+    required body param" in running text beside the same rare neighbour: a class and a parameter,
+    asked (a question, not dropped). The same passages with Param in prose fold, as Homebrew does."""
+    param = "`Param`" if as_code else "Param"
+    ingest(
+        f"`Query`, `Path` and the Quartz Ledger are subclasses of a common {param} class.",
+        f"`Header` also inherits from the same common {param} class.",
+        f"`Cookie` also inherits from the same common {param} class.",
+        "Fix handling an empty-body request with a required body param in the Quartz Ledger.",
+    )
+    report = resolve(NS)
+    if as_code:
+        assert report.folded == 0 and frozenset(("Param", "param")) in queued()
+    else:
+        assert report.folded == 1 and "param" not in names()
+
+
+def test_a_lowercase_spelling_mostly_an_attribute_is_asked_not_folded(store):
+    """As the fastapi docs write them: Markdown the format in prose, `markdown` mostly the attribute of
+    an HTML tag (`<details markdown="1">`), beside the same rare neighbour: asked, not folded."""
+    ingest(
+        "You can write Markdown in the description of the Quartz Ledger.",
+        "Fix broken Markdown in the Korean docs.",
+        "The description can use Markdown.",
+        "Tags can have Markdown too.",
+        '<details markdown="1">\n<summary>About the Quartz Ledger</summary>\n\nThe command.\n</details>',
+        '<div class="only-github" markdown="1">\n\nA quote.\n</div>',
+        "The description can include markdown and will be shown in the docs.",
+    )
+    report = resolve(NS)
+    assert report.folded == 0 and frozenset(("Markdown", "markdown")) in queued()
+
+
 def test_a_lowercase_spelling_is_asked_when_the_store_writes_it_more_or_shares_nothing(store):
     """`mbox` the kernel's mailbox (three passages) and `Mbox` a sound card (one) on the changelogs: the
     lowercase spelling is the more written, so it is asked; so is a pair that shares no rare neighbour."""

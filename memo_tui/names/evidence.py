@@ -630,6 +630,29 @@ def only_as_code(texts: Sequence[str], spellings: Iterable[str]) -> bool:
     return all(not word.search(_CODE.sub(" ", text)) for text in texts for word in words)
 
 
+def code_beside_word(in_code: tuple[int, int], passages: tuple[int, int]) -> bool:
+    """Whether the store's usual spelling of a name is a code identifier and the other spelling a word:
+    of their live passages (`passages`: the usual spelling's, the other's), the ones that write each
+    in backticks (`in_code`) are most of the first's and at most half of the other's. A code
+    identifier's capitals are its own: the fastapi docs write `Param` (a class) beside "a body param"
+    (a parameter), and `Enum` beside "the enum"; a notes folder `Dockerfile` beside "a dockerfile":
+    the same 2 times of 3, too few to fold unasked. Two spellings both written as code are one
+    identifier written two ways (`Content-Type`, `content-type`)."""
+    (code, other_code), (many, few) = in_code, passages
+    return 2 * code > many and 2 * other_code <= few
+
+
+def mostly_attribute(texts: Sequence[str], spellings: Iterable[str]) -> bool:
+    """Whether most of these passages (a lowercase spelling's own) write it only as an attribute's
+    name (`<details markdown="1">`: the fastapi docs write `markdown` so 4 times of 5, beside the
+    prose name Markdown): markup's or code's word, not the name the prose spelling is."""
+    names = "|".join(map(re.escape, spellings))
+    word = re.compile(rf"(?<![\w./@-])(?:{names})(?![\w/-]|\.\w)")
+    attribute = re.compile(rf"(?<![\w./@-])(?:{names})\s*=(?!=)")  # `markdown="1"`, `f(param=1)`; not `==`
+    only = sum(1 for t in texts if (n := len(word.findall(t))) and n == len(attribute.findall(t)))
+    return 2 * only > len(texts)
+
+
 def _shared(found: Evidence) -> str:
     """The rare neighbours two names share, in a reviewer's words (the first three named)."""
     shown = ", ".join(found.shared_neighbours[:3])

@@ -22,7 +22,7 @@ from memo_tui.names.rules import SHORT_KEY_LETTERS
 from memo_tui.store import Alias, Entity, Fold, KeepApart, Mention, Passage, Question
 from memo_tui.store.kinds import ENTITY_PAIR
 from memo_tui.store.rows import tuples
-from memo_tui.store.statements import rows_of, slices
+from memo_tui.store.statements import first_column, rows_of, slices
 
 AUTO = "auto"  # who a pass's own decisions are by
 
@@ -94,11 +94,7 @@ def joint_texts(facts: StoreFacts, pairs: list[tuple[int, int]]) -> None:
         if joint:
             wanted |= joint
             sides.update((a, b))
-    for part in slices(sorted(wanted - facts.text_of.keys())):
-        query = Passage.select(Passage.id, Passage.external_id, Passage.text).where(Passage.id.in_(part))
-        for pid, external_id, text in rows_of(query):
-            facts.text_of[pid] = text
-            facts.external_of[pid] = external_id
+    read_texts(facts, wanted)
     # the mentions in live passages (the facts' `entities_of`) are kept here: joining each to its
     # passage row read a hub's every passage, text and all. A spelling is read once, with the first
     # and last passage it is written in: a hub's tens of thousands of mentions are a few spellings.
@@ -122,6 +118,25 @@ def joint_texts(facts: StoreFacts, pairs: list[tuple[int, int]]) -> None:
             for entity_id, surface, pid in rows_of(mentions):
                 if pid in live:
                     spelled.setdefault(entity_id, set()).add(surface)
+
+
+def read_texts(facts: StoreFacts, wanted: Iterable[int]) -> None:
+    """Fill in the texts (and external ids) of these passages that the facts do not hold yet."""
+    for part in slices(sorted(set(wanted) - facts.text_of.keys())):
+        query = Passage.select(Passage.id, Passage.external_id, Passage.text).where(Passage.id.in_(part))
+        for pid, external_id, text in rows_of(query):
+            facts.text_of[pid] = text
+            facts.external_of[pid] = external_id
+
+
+def backtick_passages(entity_id: int, passages: frozenset[int]) -> int:
+    """How many of these passages (an entity's live ones) write the entity in backticks: the
+    extractor's `backtick` mentions, its strongest source, so a passage that also writes it in prose
+    counts too."""
+    query = Mention.select(Mention.passage).where(
+        (Mention.entity == entity_id) & Mention.active & (Mention.source == "backtick")
+    )
+    return len(passages.intersection(first_column(query)))
 
 
 def entity_rows(namespace: str) -> list[tuple[int, str, str | None]]:

@@ -33,7 +33,15 @@ from memo_tui.engine.resolve.kept_asks import (
     touching,
 )
 from memo_tui.engine.resolve.pass_memory import Kept, PairList, Sweep, add_pair
-from memo_tui.engine.resolve.reads import Homes, Pair, Reading, entity_rows, joint_texts
+from memo_tui.engine.resolve.reads import (
+    Homes,
+    Pair,
+    Reading,
+    backtick_passages,
+    entity_rows,
+    joint_texts,
+    read_texts,
+)
 from memo_tui.engine.resolve.shares import reweigh_pending, store_shares
 from memo_tui.engine.review import queue
 from memo_tui.errors import MemoError
@@ -544,7 +552,8 @@ class ResolutionPass:
         a reviewer is being asked about, or whose fold a reviewer reverted, is never folded unasked.
         A learned fold needs no shared neighbours (the reviewers' answers are its evidence), only no
         passage that sets the two spellings side by side; a prose name and its lowercase spelling
-        (`lowercase_fold`) need more than other spellings do (`evidence.lowercase_because`)."""
+        (`lowercase_fold`) need more than other spellings do (`evidence.lowercase_because`). No fold
+        rests on a usual spelling the store argues against (`argued`)."""
         pair = (a.id, b.id) if a.id < b.id else (b.id, a.id)  # the evidence is the same either way
         if pair not in self.doubts:
             r = self.reading
@@ -555,14 +564,19 @@ class ResolutionPass:
                 sure = not (found.contrasted_in and not found.defined_in)
             elif rule == LOWERCASE and prose_lowercase(*(names := (self.name_of(a.id), self.name_of(b.id)))):
                 found = self.weigh_pair(a, b, rule)
-                because = evidence.lowercase_because(found, self.usual(a, b, names), self.only_as_code(a, b))
+                usual = self.usual(a, b, names)
+                because = evidence.lowercase_because(found, usual, self.only_as_code(a, b))
+                if usual is not None and because is not None and self.argued(a, b, usual):
+                    because = None
                 sure = because is not None
                 self.because[pair] = because
             else:
                 local = self.kept_fold(pair)
                 found = self.weigh_pair(a, b, FOLD_RULE) if local is None else evidence.remade(local, r.answers)
                 names = (self.name_of(a.id), self.name_of(b.id))
-                because = evidence.certain_because(found, prose_variants(*names), self.usual(a, b, names))
+                usual = self.usual(a, b, names)
+                unargued = None if usual is None or self.argued(a, b, usual) else usual
+                because = evidence.certain_because(found, prose_variants(*names), unargued)
                 sure = because is not None
                 self.because[pair] = because
             self.doubts[pair] = None if sure and not asked else found
@@ -582,6 +596,26 @@ class ResolutionPass:
         if lowercase and many == many.casefold():
             return None
         return (many, more, few, fewer) if evidence.usual_spelling((fewer, more)) else None
+
+    def argued(self, a: Side, b: Side, usual: evidence.Usual) -> bool:
+        """Whether the store argues against folding two spellings because one is its usual spelling
+        (`usual`): it writes that one as a code identifier and the other as a word
+        (`evidence.code_beside_word`), or the other, a lowercase spelling, mostly as an attribute's
+        name (`evidence.mostly_attribute`, read from at most NEIGHBOUR_PASSAGES of its passages). The
+        two are asked instead."""
+        facts = self.reading.facts
+        many, more, _, fewer = usual
+        first, other = (a, b) if a.name == many else (b, a)
+        mine, theirs = facts.passage_set(first.id), facts.passage_set(other.id)
+        in_code = (backtick_passages(first.id, mine), backtick_passages(other.id, theirs))
+        if evidence.code_beside_word(in_code, (more, fewer)):
+            return True
+        if other.name != other.name.casefold():
+            return False
+        read = sorted(theirs)[: evidence.NEIGHBOUR_PASSAGES]
+        read_texts(facts, read)
+        spellings = {s for s in facts.surfaces.get(other.id, ()) if s == s.casefold()} | {other.name}
+        return evidence.mostly_attribute([facts.text_of[p] for p in read if p in facts.text_of], spellings)
 
     def only_as_code(self, a: Side, b: Side) -> bool:
         """Whether the passages naming both of a prose name and its lowercase spelling write the
