@@ -183,7 +183,7 @@ def test_a_prose_name_and_its_lowercase_spelling_fold_when_the_store_says_enough
     (summary,) = fold_summaries()
     assert summary == (
         "folded 'homebrew' into 'Homebrew' ('Homebrew' is how this store writes the name (3 passages),"
-        " 'homebrew' (1) its lowercase spelling; they share 1 rare neighbours: Quartz Ledger;"
+        " 'homebrew' (1) its lowercase spelling; they share 1 rare neighbour: Quartz Ledger;"
         " no passage sets the two side by side)"
     )
 

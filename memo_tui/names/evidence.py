@@ -277,11 +277,7 @@ class Evidence(NamedTuple):
         if self.contrasted_in and not self.defined_in:
             parts.append(f"both spellings used side by side in {self.contrasted_in}")
         if self.shared_neighbours:
-            shown = ", ".join(self.shared_neighbours[:3])
-            more = len(self.shared_neighbours) - 3
-            parts.append(
-                f"shares {len(self.shared_neighbours)} rare neighbours: {shown}{f' +{more}' if more > 0 else ''}"
-            )
+            parts.append(f"shares {_shared(self)}")
         elif not self.defined_in:
             parts.append("no rare neighbour in common")
         if self.rare_variant:
@@ -657,7 +653,8 @@ def _shared(found: Evidence) -> str:
     """The rare neighbours two names share, in a reviewer's words (the first three named)."""
     shown = ", ".join(found.shared_neighbours[:3])
     more = len(found.shared_neighbours) - 3
-    return f"{len(found.shared_neighbours)} rare neighbours: {shown}{f' +{more}' if more > 0 else ''}"
+    many = len(found.shared_neighbours)
+    return f"{many} rare neighbour{'s' if many > 1 else ''}: {shown}{f' +{more}' if more > 0 else ''}"
 
 
 def usual_spelling(passages: tuple[int, int]) -> bool:
