@@ -542,6 +542,9 @@ class ResolutionPass:
         """A `case-lowercase` ask about a prose name and its lowercase spelling, where the store usually
         writes the prose name (`usual`), as a fold verdict: `certain` folds it when the evidence is
         certain, and asks it otherwise. Every other stays the ask it is."""
+        counts = self.reading.counts
+        if not evidence.usual_spelling((counts.get(a.id, 0), counts.get(b.id, 0))):
+            return said  # neither is the store's usual spelling: no `Name` need be made (most such asks)
         names = (self.name_of(a.id), self.name_of(b.id))
         if prose_lowercase(*names) and self.usual(a, b, names) is not None:
             return Verdict(FOLD, said.score, said.rule, said.reason)
